@@ -1,0 +1,39 @@
+# htnsat: see README.md. Every target works on a fresh clone with only Go.
+GO       ?= go
+BIN      := bin/htnsat
+SHARED   ?= ../shared
+FUZZTIME ?= 60s
+
+.PHONY: all build test run bench fuzz ipc results vet fmt clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/htnsat
+
+# The test suite: formatting, vet, unit tests, golden files, the fuzz seed
+# corpus and the shared-corpus tests (which skip when ../shared is absent).
+test:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -timeout 15m ./...
+
+# The main job: every engine on the embedded default puzzles.
+run: build
+	$(BIN) parse domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	$(GO) test ./hddl -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin

@@ -1,0 +1,122 @@
+package hddl
+
+import (
+	"strings"
+)
+
+// ---------------------------------------------------------------- problem
+
+func (c *checker) checkProblem(f *syntaxFile) {
+	d := c.d
+	p := &Problem{
+		Name:     f.Name.Value,
+		File:     f.Pos.Filename,
+		Domain:   d,
+		objIndex: map[string]int{},
+	}
+	c.p = p
+	for i, o := range d.Constants {
+		p.Objects = append(p.Objects, o)
+		p.objIndex[o.Name] = i
+	}
+	var htn *htnSection
+	var init *initSection
+	var goal *goalSection
+	var domRef *domainRefSection
+	for _, s := range f.Sections {
+		switch s := s.(type) {
+		case *requirementsSection:
+		case *domainRefSection:
+			if domRef != nil {
+				c.errorf(s.Pos, "duplicate :domain section")
+			}
+			domRef = s
+		case *objectsSection:
+			for _, o := range c.objects(s.Groups, "object") {
+				c.declareObject(o, p.objIndex, &p.Objects, "object")
+			}
+		case *htnSection:
+			if htn != nil {
+				c.errorf(s.Pos, "duplicate :htn section")
+			}
+			htn = s
+		case *initSection:
+			if init != nil {
+				c.errorf(s.Pos, "duplicate :init section")
+			}
+			init = s
+		case *goalSection:
+			if goal != nil {
+				c.errorf(s.Pos, "duplicate :goal section")
+			}
+			goal = s
+		case *unknownSection:
+			c.unknownSection(s, "problem")
+		default:
+			c.errorf(s.sectionPos(), "section %s is not allowed in a problem", sectionName(s))
+		}
+	}
+	if domRef == nil {
+		c.errorf(f.Pos, "problem %s has no (:domain ...) section", p.Name)
+	} else {
+		p.DomainName = domRef.Name.Value
+		if !strings.EqualFold(p.DomainName, d.Name) {
+			c.warnf(domRef.Name.Pos, "problem is for domain %s, but the domain is %s", p.DomainName, d.Name)
+		}
+	}
+	if init != nil && init.Atoms != nil {
+		for _, a := range init.Atoms.nodes() {
+			c.initAtom(a)
+		}
+	}
+	if htn != nil {
+		p.HasHTN = true
+		c.htn(htn)
+	}
+	if goal != nil {
+		p.Goal = c.formula(nodeOf(goal.Goal), newScope(), ctxGoal)
+	}
+	p.Warnings = c.warns
+}
+
+func nodeOf(e expr) *formula {
+	if e == nil {
+		return nil
+	}
+	return e.node()
+}
+
+func (c *checker) initAtom(f *formula) {
+	p := c.p
+	if f.Pred == nil || f.Pred.Value == "=" {
+		c.errorf(f.Pos, "expected a ground atom in :init")
+		return
+	}
+	i, ok := c.d.predIndex[f.Pred.Value]
+	if !ok {
+		c.errorf(f.Pred.Pos, "unknown predicate %s/%d", f.Pred.Value, len(f.Args))
+		return
+	}
+	terms := c.args(f.Args, newScope(), c.d.Predicates[i].Params, "predicate "+f.Pred.Value)
+	a := Atom{Pred: i, Pos: posOf(f.Pos)}
+	for _, t := range terms {
+		if t.IsVar() || t == badTerm {
+			return // already reported
+		}
+		a.Args = append(a.Args, t.Obj())
+	}
+	if len(a.Args) != len(c.d.Predicates[i].Params) {
+		return
+	}
+	p.Init = append(p.Init, a)
+}
+
+func (c *checker) htn(s *htnSection) {
+	p := c.p
+	set := c.items(s.Items, ":htn", ":parameters", "subtasks", ":ordering", ":constraints")
+	sc := c.paramScope(set)
+	p.NumParams = len(sc.vars)
+	p.Initial = c.network(set["subtasks"], set.ordering(), sc, "the initial task network")
+	p.Constraints = c.formula(set.formula(":constraints"), sc, ctxConstraints)
+	p.Vars = sc.vars
+}

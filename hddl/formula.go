@@ -1,0 +1,234 @@
+package hddl
+
+import (
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// expr is the participle-facing type of a formula; *formula is its only
+// implementation. participle.ParseTypeWith needs an interface type.
+type expr interface{ node() *formula }
+
+func (f *formula) node() *formula { return f }
+
+// maxDepth bounds the nesting of formulas so that hostile input cannot
+// exhaust the stack.
+const maxDepth = 512
+
+// connectives are the words that make a formula a compound one.
+var connectives = map[string]bool{
+	"and": true, "or": true, "not": true, "imply": true, "when": true,
+	"forall": true, "exists": true,
+}
+
+// parseFormula is the participle production for formulas:
+//
+//	formula = "(" ")"
+//	        | "(" ("and"|"or"|"not"|"imply"|"when") formula* ")"
+//	        | "(" ("forall"|"exists") "(" typedGroup* ")" formula* ")"
+//	        | "(" (Name | "=") (Name | Var)* ")" .
+//
+// It returns participle.NextMatch, consuming nothing, when the next token is
+// not "(".
+func parseFormula(lex *lexer.PeekingLexer) (expr, error) {
+	if lex.Peek().Type != tokLParen {
+		return nil, participle.NextMatch
+	}
+	f, err := readFormula(lex, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// exprList is a run of formulas, read in one call: the :init section of a
+// large problem holds most of its bytes, and one participle call per atom
+// would cost more than reading the atoms.
+type exprList interface{ nodes() []*formula }
+
+type formulaList []*formula
+
+func (l formulaList) nodes() []*formula { return l }
+
+func parseFormulaList(lex *lexer.PeekingLexer) (exprList, error) {
+	if lex.Peek().Type != tokInitBody {
+		return nil, participle.NextMatch
+	}
+	body := lex.Next()
+	return readInitBody(body)
+}
+
+// readInitBody reads the ground atoms of an :init section from its raw
+// text, with positions in the original file.
+func readInitBody(body *lexer.Token) (formulaList, error) {
+	// Pad the first line so that columns come out as in the file.
+	pad := body.Pos.Column - 1
+	sc := &scanner{
+		filename: body.Pos.Filename,
+		src:      strings.Repeat(" ", pad) + body.Value,
+		off:      pad,
+		line:     body.Pos.Line,
+	}
+	var out formulaList
+	for {
+		t, err := sc.next()
+		if err != nil {
+			return nil, err
+		}
+		switch t.Type {
+		case lexer.EOF:
+			return out, nil
+		case tokLParen:
+		default:
+			return nil, unexpected(&t, "\"(\" and a ground atom")
+		}
+		f := &formula{Pos: t.Pos}
+		head, err := sc.next()
+		if err != nil {
+			return nil, err
+		}
+		if head.Type != tokName && !(head.Type == tokOp && head.Value == "=") {
+			return nil, unexpected(&head, "a predicate name")
+		}
+		f.Pred = &ident{Pos: head.Pos, Value: head.Value}
+		for {
+			a, err := sc.next()
+			if err != nil {
+				return nil, err
+			}
+			if a.Type == tokRParen {
+				f.EndPos = a.Pos
+				break
+			}
+			if a.Type != tokName && a.Type != tokVar {
+				what := "an object name or \")\""
+				if connectives[strings.ToLower(head.Value)] || head.Value == "=" {
+					what = "a ground atom (:init holds atoms only)"
+				}
+				return nil, unexpected(&a, what)
+			}
+			f.Args = append(f.Args, &ident{Pos: a.Pos, Value: a.Value})
+		}
+		out = append(out, f)
+	}
+}
+
+func readFormula(lex *lexer.PeekingLexer, depth int) (*formula, error) {
+	open := lex.Next() // "("
+	if depth > maxDepth {
+		return nil, &Error{Pos: posOf(open.Pos), Msg: "formula nested too deeply"}
+	}
+	f := &formula{Pos: open.Pos}
+	head := lex.Peek()
+	switch {
+	case head.Type == tokRParen:
+		// "()": the empty conjunction
+	case head.Type == tokName && connectives[strings.ToLower(head.Value)]:
+		lex.Next()
+		f.Op = head.Value
+		if op := strings.ToLower(head.Value); op == "forall" || op == "exists" {
+			vars, err := readTypedGroups(lex, head.Value)
+			if err != nil {
+				return nil, err
+			}
+			f.QVars = vars
+		}
+		for lex.Peek().Type == tokLParen {
+			sub, err := readFormula(lex, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			f.Subs = append(f.Subs, sub)
+		}
+	case head.Type == tokName || (head.Type == tokOp && head.Value == "="):
+		lex.Next()
+		f.Pred = &ident{Pos: head.Pos, Value: head.Value}
+		for t := lex.Peek(); t.Type == tokName || t.Type == tokVar; t = lex.Peek() {
+			lex.Next()
+			f.Args = append(f.Args, &ident{Pos: t.Pos, Value: t.Value})
+		}
+	default:
+		return nil, unexpected(head, "a predicate name or a connective (and, or, not, imply, forall, exists, when)")
+	}
+	end := lex.Peek()
+	if end.Type != tokRParen {
+		what := "\")\""
+		if f.Pred != nil {
+			what = "an argument or \")\""
+		} else if f.Op != "" {
+			what = "\"(\" or \")\""
+		}
+		return nil, unexpected(end, what)
+	}
+	lex.Next()
+	f.EndPos = end.Pos
+	return f, nil
+}
+
+// readTypedGroups reads "(" typedGroup* ")" after forall/exists.
+func readTypedGroups(lex *lexer.PeekingLexer, quant string) ([]*typedGroup, error) {
+	open := lex.Peek()
+	if open.Type != tokLParen {
+		return nil, unexpected(open, "\"(\" and the variables of "+quant)
+	}
+	lex.Next()
+	var groups []*typedGroup
+	var g *typedGroup
+	for {
+		t := lex.Next()
+		switch t.Type {
+		case tokVar, tokName:
+			if g == nil {
+				g = &typedGroup{Pos: t.Pos}
+				groups = append(groups, g)
+			}
+			g.Names = append(g.Names, &ident{Pos: t.Pos, Value: t.Value})
+		case tokDash:
+			if g == nil {
+				return nil, unexpected(t, "a variable")
+			}
+			ty := lex.Next()
+			switch {
+			case ty.Type == tokName:
+				g.Type = []*ident{{Pos: ty.Pos, Value: ty.Value}}
+			case ty.Type == tokLParen && strings.EqualFold(lex.Peek().Value, "either"):
+				g.Open = lex.Next().Value
+				for lex.Peek().Type == tokName {
+					n := lex.Next()
+					g.Alts = append(g.Alts, &ident{Pos: n.Pos, Value: n.Value})
+				}
+				if cl := lex.Next(); cl.Type != tokRParen {
+					return nil, unexpected(cl, "a type name or \")\"")
+				}
+			default:
+				return nil, unexpected(ty, "a type name after \"-\"")
+			}
+			g = nil
+		case tokRParen:
+			return groups, nil
+		default:
+			return nil, unexpected(t, "a variable, \"-\" or \")\"")
+		}
+	}
+}
+
+// unexpected builds the "expected X, found Y" error at token t.
+func unexpected(t *lexer.Token, expected string) *Error {
+	return &Error{Pos: posOf(t.Pos), Msg: "expected " + expected + ", found " + describe(t)}
+}
+
+func describe(t *lexer.Token) string {
+	switch t.Type {
+	case lexer.EOF:
+		return "end of file"
+	case tokName:
+		return "name " + t.Value
+	case tokVar:
+		return "variable " + t.Value
+	case tokKeyword:
+		return "keyword " + t.Value
+	}
+	return "\"" + t.Value + "\""
+}

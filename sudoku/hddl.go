@@ -1,0 +1,265 @@
+package sudoku
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/htnsat/htnsat/domains"
+	"github.com/htnsat/htnsat/hddl"
+)
+
+// Style is the shape of the initial task network of a generated problem.
+type Style int
+
+const (
+	// Ordered is the paper's style: the fill tasks in row-major order in
+	// :ordered-subtasks, then all-check.
+	Ordered Style = iota
+	// Unordered leaves the fill tasks unordered, with all-check after all
+	// of them.
+	Unordered
+)
+
+func (s Style) String() string {
+	if s == Unordered {
+		return "unordered"
+	}
+	return "ordered"
+}
+
+// ParseStyle reads "ordered" or "unordered".
+func ParseStyle(s string) (Style, error) {
+	switch strings.ToLower(s) {
+	case "ordered":
+		return Ordered, nil
+	case "unordered":
+		return Unordered, nil
+	}
+	return 0, fmt.Errorf("unknown style %q (want ordered or unordered)", s)
+}
+
+// Names of the constants of the generated domains: d1..dn, b0.., c0.., r0..
+func digitName(d int) string { return fmt.Sprintf("d%d", d) }
+func boxName(b int) string   { return fmt.Sprintf("b%d", b) }
+func colName(c int) string   { return fmt.Sprintf("c%d", c) }
+func rowName(r int) string   { return fmt.Sprintf("r%d", r) }
+
+// WriteDomain writes the paper's domain structure for n×n grids: the same
+// types, predicates, tasks, methods and action as Listing 6, with digits,
+// boxes, rows and columns as constants and m-check-row/m-check-column
+// taking n position parameters chained by inc. For n = 9 the model is that
+// of domains/sudoku.hddl.
+func WriteDomain(w io.Writer, k int) error {
+	if k < MinBox || k > MaxBox {
+		return fmt.Errorf("box size %d outside %d..%d", k, MinBox, MaxBox)
+	}
+	n := k * k
+	b := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	list := func(name func(int) string, from, to int) string {
+		var parts []string
+		for i := from; i <= to; i++ {
+			parts = append(parts, name(i))
+		}
+		return strings.Join(parts, " ")
+	}
+	p("; The Sudoku domain of seed 003 (Listing 6) for %d×%d grids, written by htnsat.\n", n, n)
+	p("(define (domain sudoku)\n")
+	p("  (:requirements :hierarchy :typing :strips :universal-preconditions)\n")
+	p("  (:types row col - position digit box)\n")
+	p("  (:predicates\n")
+	p("    (cell-at-box ?b - box ?c - col ?r - row)\n")
+	p("    (digit-at ?d - digit ?c - col ?r - row)\n")
+	p("    (digit-at-box ?d - digit ?b - box)\n")
+	p("    (filled ?c - col ?r - row)\n")
+	p("    (inc ?a ?b - position))\n")
+	p("  (:constants\n")
+	p("    %s - digit\n", list(digitName, 1, n))
+	p("    %s - box\n", list(boxName, 0, n-1))
+	p("    %s - col\n", list(colName, 0, n-1))
+	p("    %s - row)\n", list(rowName, 0, n-1))
+	p("  (:task all-check :parameters ())\n")
+	p("  (:task fill-cell :parameters (?b - box ?c - col ?r - row ?d - digit))\n")
+	p("  (:task check-box :parameters (?b - box ?d - digit))\n")
+	p("  (:task check-row :parameters (?r - row ?d - digit))\n")
+	p("  (:task check-column :parameters (?c - col ?d - digit))\n")
+	p("  (:method m-all-check\n")
+	p("    :parameters ()\n")
+	p("    :task (all-check)\n")
+	p("    :precondition (and (forall (?r - row ?c - col) (filled ?c ?r))))\n")
+	p("  (:method m-fill-cell\n")
+	p("    :parameters (?b - box ?c - col ?r - row ?d - digit)\n")
+	p("    :task (fill-cell ?b ?c ?r ?d)\n")
+	p("    :precondition (and (not (filled ?c ?r)))\n")
+	p("    :ordered-subtasks (and (check-box ?b ?d) (check-row ?r ?d) (check-column ?c ?d)\n")
+	p("       (FILL-CELL ?b ?c ?r ?d)))\n")
+	chain := func(v string) string {
+		var parts []string
+		for i := 0; i+1 < n; i++ {
+			parts = append(parts, fmt.Sprintf("(inc ?%s%d ?%s%d)", v, i, v, i+1))
+		}
+		return strings.Join(parts, " ")
+	}
+	vars := func(v string) string {
+		var parts []string
+		for i := 0; i < n; i++ {
+			parts = append(parts, fmt.Sprintf("?%s%d", v, i))
+		}
+		return strings.Join(parts, " ")
+	}
+	p("  (:method m-check-row\n")
+	p("    :parameters (%s - col ?r - row ?d - digit)\n", vars("c"))
+	p("    :task (check-row ?r ?d)\n")
+	p("    :precondition (and %s\n", chain("c"))
+	p("      (forall (?c - col) (not (digit-at ?d ?c ?r)))))\n")
+	p("  (:method m-check-column\n")
+	p("    :parameters (?c - col %s - row ?d - digit)\n", vars("r"))
+	p("    :task (check-column ?c ?d)\n")
+	p("    :precondition (and %s\n", chain("r"))
+	p("      (forall (?r - row) (not (digit-at ?d ?c ?r)))))\n")
+	p("  (:method m-check-box\n")
+	p("    :parameters (?b - box ?d - digit)\n")
+	p("    :task (check-box ?b ?d)\n")
+	p("    :precondition (and (not (digit-at-box ?d ?b))))\n")
+	p("  (:action FILL-CELL\n")
+	p("    :parameters (?b - box ?c - col ?r - row ?d - digit)\n")
+	p("    :precondition (and (cell-at-box ?b ?c ?r))\n")
+	p("    :effect (and (digit-at ?d ?c ?r) (digit-at-box ?d ?b) (filled ?c ?r)))\n")
+	p(")\n")
+	return b.Flush()
+}
+
+// DomainText returns the domain for k×k boxes; for k = 3 it is the
+// embedded paper domain itself.
+func DomainText(k int) ([]byte, string, error) {
+	if k == 3 {
+		return domains.Sudoku, domains.SudokuFile, nil
+	}
+	var b strings.Builder
+	if err := WriteDomain(&b, k); err != nil {
+		return nil, "", err
+	}
+	return []byte(b.String()), fmt.Sprintf("sudoku-%dx%d-domain.hddl", k*k, k*k), nil
+}
+
+// VarName is the free digit variable of the blank cell at row r, column c.
+func VarName(r, c int) string { return fmt.Sprintf("?d-r%d-c%d", r, c) }
+
+// WriteProblem writes the HDDL problem for puzzle g: the grid structure
+// (cell-at-box, inc) and the givens (digit-at, digit-at-box, filled) as
+// initial facts, and one fill-cell task per blank cell whose digit is a
+// free variable of the initial task network, then all-check.
+func WriteProblem(w io.Writer, g Grid, style Style, name string) error {
+	if err := g.Check(); err != nil {
+		return err
+	}
+	n := g.Size()
+	b := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	if name == "" {
+		name = "sudoku"
+	}
+	p("; %d×%d Sudoku %s, written by htnsat (%s style)\n", n, n, g.Line(), style)
+	p("(define (problem %s)\n", name)
+	p("  (:domain sudoku)\n")
+	type blank struct{ r, c int }
+	var blanks []blank
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			if g.At(r, c) == 0 {
+				blanks = append(blanks, blank{r, c})
+			}
+		}
+	}
+	p("  (:htn\n")
+	if len(blanks) > 0 {
+		p("    :parameters (")
+		for i, bl := range blanks {
+			if i > 0 {
+				p(" ")
+			}
+			p("%s", VarName(bl.r, bl.c))
+		}
+		p(" - digit)\n")
+	}
+	fill := func(bl blank) string {
+		return fmt.Sprintf("(fill-cell %s %s %s %s)", boxName(g.BoxOf(bl.r, bl.c)), colName(bl.c), rowName(bl.r), VarName(bl.r, bl.c))
+	}
+	switch style {
+	case Ordered:
+		p("    :ordered-subtasks (and")
+		for _, bl := range blanks {
+			p("\n      %s", fill(bl))
+		}
+		p("\n      (all-check)))\n")
+	case Unordered:
+		p("    :subtasks (and")
+		for i, bl := range blanks {
+			p("\n      (t%d %s)", i, fill(bl))
+		}
+		p("\n      (check (all-check)))\n")
+		if len(blanks) > 0 {
+			p("    :ordering (and")
+			for i := range blanks {
+				p("\n      (< t%d check)", i)
+			}
+			p("))\n")
+		} else {
+			p("  )\n")
+		}
+	}
+	p("  (:init\n")
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			p("    (cell-at-box %s %s %s)\n", boxName(g.BoxOf(r, c)), colName(c), rowName(r))
+		}
+	}
+	for i := 0; i+1 < n; i++ {
+		p("    (inc %s %s)\n", colName(i), colName(i+1))
+	}
+	for i := 0; i+1 < n; i++ {
+		p("    (inc %s %s)\n", rowName(i), rowName(i+1))
+	}
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			if d := g.At(r, c); d != 0 {
+				p("    (digit-at %s %s %s) (digit-at-box %s %s) (filled %s %s)\n",
+					digitName(d), colName(c), rowName(r), digitName(d), boxName(g.BoxOf(r, c)), colName(c), rowName(r))
+			}
+		}
+	}
+	p("  )\n)\n")
+	return b.Flush()
+}
+
+// ProblemText returns the problem for g as HDDL text.
+func ProblemText(g Grid, style Style, name string) ([]byte, error) {
+	var b strings.Builder
+	if err := WriteProblem(&b, g, style, name); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// Model parses and checks the domain and the problem for g.
+func Model(g Grid, style Style) (*hddl.Domain, *hddl.Problem, error) {
+	dsrc, dname, err := DomainText(g.Box)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := hddl.ParseDomain(dname, dsrc)
+	if err != nil {
+		return nil, nil, err
+	}
+	psrc, err := ProblemText(g, style, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := hddl.ParseProblem("sudoku-problem.hddl", psrc, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, p, nil
+}

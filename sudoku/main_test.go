@@ -1,0 +1,5 @@
+package sudoku
+
+import "flag"
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata")

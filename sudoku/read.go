@@ -1,0 +1,426 @@
+package sudoku
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Puzzle is a grid read from a file or an argument.
+type Puzzle struct {
+	Grid
+	Name   string // "file#3": the base name and the 1-based index
+	Source string // "file:line"
+	// Solution and SolutionCount are set when the file gives them
+	// ("puzzle:count:solution" lines); SolutionCount is -1 otherwise.
+	Solution      *Grid
+	SolutionCount int
+}
+
+// LineError is a problem with one line of a puzzle file.
+type LineError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *LineError) Error() string {
+	if e.File == "" {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// cellCounts maps the number of cells of a one-line puzzle to its box size.
+var cellCounts = map[int]int{16: 2, 81: 3, 256: 4, 625: 5, 1296: 6}
+
+// ReadFile reads every puzzle of a file; see Read.
+func ReadFile(path string) ([]Puzzle, []error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, []error{err}
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read reads every puzzle in r, in any of these forms, mixed freely:
+//
+//   - one puzzle per line: 16, 81, 256, 625 or 1296 cell characters, with
+//     ".", "0", "_" or "*" for blanks and 1-9 then A-Z for digits (16×16
+//     grids as 1-9A-G or A-P, 25×25 as 1-9A-P or A-Y);
+//   - "puzzle:count:solution" and "puzzle:count" lines;
+//   - whitespace-separated numbers, a whole puzzle on one line or one row
+//     per line, either 1..n with 0 for blanks or 0..n-1 with -1 for blanks;
+//   - a grid drawn one row per line, with "|" and "+---" borders ignored;
+//   - "#" comment lines, blank lines and a leading count line.
+//
+// A line that cannot be read gets a *LineError naming file and line, and
+// reading goes on with the next line. name is used in messages.
+func Read(r io.Reader, name string) ([]Puzzle, []error) {
+	rd := &reader{file: name, base: filepath.Base(name)}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		rd.line++
+		rd.handle(strings.TrimRight(sc.Text(), "\r"))
+	}
+	if err := sc.Err(); err != nil {
+		rd.errs = append(rd.errs, &LineError{File: name, Line: rd.line, Msg: err.Error()})
+	}
+	rd.flushRows()
+	if rd.count >= 0 && rd.count != len(rd.puzzles)+rd.failed {
+		rd.errorf(rd.countLine, "the count line says %d puzzles, the file has %d", rd.count, len(rd.puzzles)+rd.failed)
+	}
+	return rd.puzzles, rd.errs
+}
+
+// ParsePuzzle reads one puzzle from a string, in any form Read accepts.
+func ParsePuzzle(s string) (Puzzle, error) {
+	ps, errs := Read(strings.NewReader(s), "")
+	if len(errs) > 0 {
+		return Puzzle{}, errs[0]
+	}
+	switch len(ps) {
+	case 0:
+		return Puzzle{}, fmt.Errorf("no puzzle in %q", s)
+	case 1:
+		ps[0].Name = "argument"
+		return ps[0], nil
+	}
+	return Puzzle{}, fmt.Errorf("%d puzzles where one was expected", len(ps))
+}
+
+type reader struct {
+	file, base string
+	line       int
+	puzzles    []Puzzle
+	errs       []error
+	failed     int
+	seenData   bool
+	count      int // from a count line, or -1
+	countLine  int
+	// rows of a grid written over several lines
+	rows       [][]int
+	rowStart   int
+	rowBox     int
+	rowNumbers bool // rows are raw numbers, decoded when complete
+	rowFailed  bool
+}
+
+func (rd *reader) errorf(line int, format string, args ...any) {
+	rd.errs = append(rd.errs, &LineError{File: rd.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// rowBox returns the box size for a row of length n, or 0. Rows of 4 and
+// 16 cells are only recognised in drawn grids (with "|"), since a line of
+// 16 characters is a whole 4×4 puzzle.
+func rowBoxOf(n int, drawn bool) int {
+	switch n {
+	case 9:
+		return 3
+	case 25:
+		return 5
+	case 36:
+		return 6
+	case 4, 16:
+		if drawn {
+			return map[int]int{4: 2, 16: 4}[n]
+		}
+	}
+	return 0
+}
+
+func (rd *reader) handle(text string) {
+	t := strings.TrimSpace(text)
+	if t == "" || strings.HasPrefix(t, "#") {
+		return
+	}
+	if !rd.seenData {
+		rd.seenData = true
+		rd.count = -1
+		if n, err := strconv.Atoi(t); err == nil && n >= 0 {
+			rd.count, rd.countLine = n, rd.line
+			return
+		}
+	}
+	if isBorder(t) {
+		return
+	}
+	if n := strings.Count(t, ":"); n == 1 || n == 2 {
+		rd.flushRows()
+		rd.solutionLine(t)
+		return
+	}
+	if nums, ok := numbers(t); ok && len(nums) > 1 {
+		rd.numberLine(nums)
+		return
+	}
+	drawn := strings.Contains(t, "|")
+	cells := strings.Map(func(r rune) rune {
+		if r == '|' || r == ' ' || r == '\t' {
+			return -1
+		}
+		return r
+	}, t)
+	if k := rowBoxOf(len(cells), drawn); k > 0 {
+		digits, err := decodeCells(cells, k*k)
+		rd.addRow(digits, k, false, err)
+		return
+	}
+	rd.flushRows()
+	if f := strings.Fields(t); len(f) > 1 && !drawn {
+		cells = f[0] // a puzzle followed by a name or comment
+	}
+	k, ok := cellCounts[len(cells)]
+	if !ok {
+		rd.failed++
+		rd.errorf(rd.line, "a puzzle line has %d cells; expected 16, 81, 256, 625 or 1296", len(cells))
+		return
+	}
+	g, err := decodeGrid(cells, k)
+	rd.add(g, err, rd.line, nil, -1)
+}
+
+// isBorder reports whether t is a drawn grid's horizontal border.
+func isBorder(t string) bool {
+	return strings.Trim(t, "-+=| ") == "" && strings.ContainsAny(t, "-=")
+}
+
+func (rd *reader) add(g Grid, err error, line int, sol *Grid, count int) {
+	if err == nil {
+		err = g.Check()
+	}
+	if err != nil {
+		rd.failed++
+		rd.errorf(line, "%v", err)
+		return
+	}
+	idx := len(rd.puzzles) + rd.failed
+	rd.puzzles = append(rd.puzzles, Puzzle{
+		Grid:          g,
+		Name:          fmt.Sprintf("%s#%d", rd.base, idx),
+		Source:        fmt.Sprintf("%s:%d", rd.file, line),
+		Solution:      sol,
+		SolutionCount: count,
+	})
+}
+
+func (rd *reader) solutionLine(t string) {
+	parts := strings.Split(t, ":")
+	k, ok := cellCounts[len(parts[0])]
+	if !ok {
+		rd.failed++
+		rd.errorf(rd.line, "a puzzle has %d cells; expected 16, 81, 256, 625 or 1296", len(parts[0]))
+		return
+	}
+	g, err := decodeGrid(parts[0], k)
+	if err != nil {
+		rd.add(g, err, rd.line, nil, -1)
+		return
+	}
+	count, err := strconv.Atoi(parts[1])
+	if err != nil || count < 0 {
+		rd.failed++
+		rd.errorf(rd.line, "solution count %q is not a number", parts[1])
+		return
+	}
+	var sol *Grid
+	if len(parts) == 3 && parts[2] != "" {
+		s, err := decodeGrid(parts[2], k)
+		if err == nil && !s.IsSolved() {
+			err = fmt.Errorf("the solution given is not a solved grid")
+		}
+		if err == nil {
+			err = s.Extends(g)
+		}
+		if err != nil {
+			rd.failed++
+			rd.errorf(rd.line, "solution: %v", err)
+			return
+		}
+		sol = &s
+	}
+	rd.add(g, nil, rd.line, sol, count)
+}
+
+// numbers parses a line of whitespace-separated integers.
+func numbers(t string) ([]int, bool) {
+	f := strings.Fields(t)
+	out := make([]int, len(f))
+	for i, x := range f {
+		v, err := strconv.Atoi(x)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+func (rd *reader) numberLine(nums []int) {
+	// 16 numbers are a whole 4×4 puzzle unless they continue a 16×16 grid
+	// or hold values a 4×4 grid cannot.
+	whole := false
+	if k, ok := cellCounts[len(nums)]; ok {
+		whole = true
+		if len(nums) == 16 && (rd.rowBox == 4 && len(rd.rows) > 0 || maxOf(nums) > 4) {
+			whole = false
+		}
+		if whole {
+			rd.flushRows()
+			g, err := decodeNumbers(nums, k)
+			rd.add(g, err, rd.line, nil, -1)
+			return
+		}
+	}
+	k := 0
+	for kk := MinBox; kk <= MaxBox; kk++ {
+		if kk*kk == len(nums) {
+			k = kk
+		}
+	}
+	if k == 0 {
+		rd.flushRows()
+		rd.failed++
+		rd.errorf(rd.line, "a line of %d numbers is neither a puzzle (16, 81, 256, 625 or 1296 numbers) nor a row (4, 9, 16, 25 or 36)", len(nums))
+		return
+	}
+	rd.addRow(nums, k, true, nil)
+}
+
+func maxOf(xs []int) int {
+	m := xs[0]
+	for _, x := range xs {
+		if x > m {
+			m = x
+		}
+	}
+	return m
+}
+
+// addRow collects one row of a grid written over several lines.
+func (rd *reader) addRow(row []int, k int, raw bool, err error) {
+	if len(rd.rows) > 0 && (rd.rowBox != k || rd.rowNumbers != raw) {
+		rd.flushRows()
+	}
+	if len(rd.rows) == 0 {
+		rd.rowStart, rd.rowBox, rd.rowNumbers, rd.rowFailed = rd.line, k, raw, false
+	}
+	if err != nil && !rd.rowFailed {
+		rd.rowFailed = true
+		rd.errorf(rd.line, "%v", err)
+	}
+	rd.rows = append(rd.rows, row)
+	if len(rd.rows) == k*k {
+		rd.flushRows()
+	}
+}
+
+// flushRows turns the collected rows into a puzzle, or reports them.
+func (rd *reader) flushRows() {
+	if len(rd.rows) == 0 {
+		return
+	}
+	rows, k, start := rd.rows, rd.rowBox, rd.rowStart
+	rd.rows = nil
+	n := k * k
+	if rd.rowFailed {
+		rd.failed++
+		return
+	}
+	if len(rows) != n {
+		rd.failed++
+		rd.errorf(start, "a grid drawn over lines has %d rows; expected %d", len(rows), n)
+		return
+	}
+	var cells []int
+	for _, r := range rows {
+		cells = append(cells, r...)
+	}
+	if rd.rowNumbers {
+		g, err := decodeNumbers(cells, k)
+		rd.add(g, err, start, nil, -1)
+		return
+	}
+	rd.add(Grid{Box: k, Cells: cells}, nil, start, nil, -1)
+}
+
+// decodeGrid reads a one-line puzzle of (k*k)² cells.
+func decodeGrid(s string, k int) (Grid, error) {
+	digits, err := decodeCells(s, k*k)
+	if err != nil {
+		return Grid{}, err
+	}
+	return Grid{Box: k, Cells: digits}, nil
+}
+
+// decodeCells reads cell characters of an n-grid. For n > 9 the scheme is
+// 1-9 then A-Z when any digit 1-9 occurs, and A=1, B=2, ... otherwise.
+func decodeCells(s string, n int) ([]int, error) {
+	letterOne := n > 9 && !strings.ContainsAny(s, "123456789")
+	out := make([]int, len(s))
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		v := -1
+		switch {
+		case ch == '.' || ch == '_' || ch == '*':
+			v = 0
+		case ch == '0' && !letterOne:
+			v = 0
+		case ch >= '1' && ch <= '9':
+			v = int(ch - '0')
+		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z':
+			l := int(ch|0x20) - 'a'
+			if letterOne {
+				v = l + 1
+			} else {
+				v = l + 10
+			}
+		}
+		if v < 0 || v > n {
+			return nil, fmt.Errorf("unknown symbol %q at cell %d (a %d×%d grid uses %s)", ch, i+1, n, n, alphabet(n))
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func alphabet(n int) string {
+	if n <= 9 {
+		return fmt.Sprintf("1-%d and . or 0", n)
+	}
+	return fmt.Sprintf("1-9%s or A-%s, and . for blanks", "A-"+symbols[n-1:n], string(rune('A'+n-1)))
+}
+
+// decodeNumbers reads numbers 1..n with 0 blank, or 0..n-1 with -1 blank.
+func decodeNumbers(nums []int, k int) (Grid, error) {
+	n := k * k
+	zeroBased := false
+	for _, v := range nums {
+		if v == -1 {
+			zeroBased = true
+			break
+		}
+	}
+	g := New(k)
+	for i, v := range nums {
+		d := v
+		if zeroBased {
+			d = v + 1
+		}
+		if d < 0 || d > n {
+			lo, hi := 0, n
+			if zeroBased {
+				lo, hi = -1, n-1
+			}
+			return Grid{}, fmt.Errorf("number %d at cell %d is outside %d..%d", v, i+1, lo, hi)
+		}
+		g.Cells[i] = d
+	}
+	return g, nil
+}
