@@ -74,7 +74,9 @@ func (c *checker) checkProblem(f *syntaxFile) {
 		c.htn(htn)
 	}
 	if goal != nil {
-		p.Goal = c.formula(nodeOf(goal.Goal), newScope(), ctxGoal)
+		sc := newScope()
+		p.Goal = c.formula(nodeOf(goal.Goal), sc, ctxGoal)
+		p.GoalVars = sc.vars
 	}
 	p.Warnings = c.warns
 }

@@ -199,6 +199,7 @@ type Problem struct {
 	Constraints *Formula // :htn :constraints; nil means true
 	HasHTN      bool
 	Goal        *Formula // nil means true
+	GoalVars    []Param  // the variables quantified in Goal
 	Warnings    []*Error
 
 	objIndex map[string]int

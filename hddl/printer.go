@@ -251,7 +251,7 @@ func WriteProblem(w io.Writer, pb *Problem) error {
 	p.s(")\n")
 	if pb.Goal != nil {
 		p.s("  (:goal ")
-		p.formula(pb.Goal, nil)
+		p.formula(pb.Goal, pb.GoalVars)
 		p.s(")\n")
 	}
 	p.s(")\n")

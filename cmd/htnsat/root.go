@@ -73,6 +73,10 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 		return &usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	root.AddCommand(newCmdParse(io, nil))
+	root.AddCommand(newCmdGround(io, nil))
+	root.AddCommand(newCmdPlan(io, nil))
+	root.AddCommand(newCmdVerify(io))
+	root.AddCommand(newCmdIPC(io))
 	return root
 }
 

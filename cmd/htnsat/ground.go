@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/spf13/cobra"
+)
+
+type groundOptions struct {
+	io          *ioStreams
+	domainFile  string
+	problemFile string
+	maxGround   int
+	timeout     time.Duration
+	json        bool
+	dump        bool
+}
+
+func newCmdGround(io *ioStreams, runF func(context.Context, *groundOptions) error) *cobra.Command {
+	opts := &groundOptions{io: io}
+	cmd := &cobra.Command{
+		Use:   "ground DOMAIN PROBLEM",
+		Short: "Ground an HDDL problem and report the size of the ground task",
+		Long: `Ground an HDDL problem: static preconditions are joined like a database query,
+unreachable facts, actions, tasks and methods are pruned, and the free variables
+of the initial task network become choices. Prints the counts of the ground task,
+the ground instances of every lifted action and method, and the time of each
+stage. --json gives the same as JSON; --dump prints the ground task.`,
+		Args: exactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.domainFile, opts.problemFile = args[0], args[1]
+			ctx, cancel := withTimeout(cmd.Context(), opts.timeout)
+			defer cancel()
+			if runF != nil {
+				return runF(ctx, opts)
+			}
+			return runGround(ctx, opts)
+		},
+	}
+	cmd.Flags().IntVar(&opts.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build before giving up")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "give up after this long (0: no limit)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&opts.dump, "dump", false, "print the ground task readably")
+	return cmd
+}
+
+// withTimeout derives a context that ends after d (d <= 0: never).
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// groundReport is the JSON form of "htnsat ground" (see README).
+type groundReport struct {
+	Domain          string             `json:"domain"`
+	Problem         string             `json:"problem"`
+	Facts           int                `json:"facts"`
+	Actions         int                `json:"actions"`
+	CompoundTasks   int                `json:"compound_tasks"`
+	Methods         int                `json:"methods"`
+	InitialTasks    int                `json:"initial_tasks"`
+	InitFacts       int                `json:"init_facts"`
+	GoalFacts       int                `json:"goal_facts"`
+	ReachableFacts  int                `json:"reachable_facts"`
+	BuiltActions    int                `json:"built_actions"`
+	BuiltMethods    int                `json:"built_methods"`
+	PossibleTasks   int                `json:"possible_tasks"`
+	JoinSteps       int64              `json:"join_steps"`
+	ActionInstances map[string]int     `json:"action_instances"`
+	MethodInstances map[string]int     `json:"method_instances"`
+	StageSeconds    map[string]float64 `json:"stage_seconds"`
+	ParseSeconds    float64            `json:"parse_seconds"`
+	TotalSeconds    float64            `json:"total_seconds"`
+}
+
+func runGround(ctx context.Context, opts *groundOptions) error {
+	start := time.Now()
+	d, p, err := hddl.Load(opts.domainFile, opts.problemFile)
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	parsed := time.Now()
+	t, st, err := ground.Ground(ctx, p, ground.Options{MaxGround: opts.maxGround})
+	if err != nil {
+		return groundError(err)
+	}
+	r := groundReport{
+		Domain: d.Name, Problem: p.Name,
+		Facts: len(t.Facts), Actions: len(t.Actions), CompoundTasks: len(t.Compounds), Methods: len(t.Methods),
+		InitialTasks: len(t.Initial), InitFacts: len(t.Init), GoalFacts: len(t.Goal) + len(t.GoalNeg),
+		ReachableFacts: st.ReachableFacts, BuiltActions: st.BuiltActions, BuiltMethods: st.BuiltMethods,
+		PossibleTasks: st.PossibleTasks, JoinSteps: st.JoinSteps,
+		ActionInstances: st.ActionInstances, MethodInstances: st.MethodInstances,
+		StageSeconds: map[string]float64{},
+		ParseSeconds: parsed.Sub(start).Seconds(),
+		TotalSeconds: time.Since(start).Seconds(),
+	}
+	for _, s := range st.Stages {
+		r.StageSeconds[s.Name] = s.Duration.Seconds()
+	}
+	out := opts.io.Out
+	if opts.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	if opts.dump {
+		return dumpTask(out, t)
+	}
+	fmt.Fprintf(out, "facts           %d (%d reachable before pruning)\n", r.Facts, r.ReachableFacts)
+	fmt.Fprintf(out, "actions         %d (%d built)\n", r.Actions, r.BuiltActions)
+	fmt.Fprintf(out, "compound tasks  %d (%d possible bottom-up)\n", r.CompoundTasks, r.PossibleTasks)
+	fmt.Fprintf(out, "methods         %d (%d built)\n", r.Methods, r.BuiltMethods)
+	fmt.Fprintf(out, "initial tasks   %d\n", r.InitialTasks)
+	fmt.Fprintf(out, "init facts      %d, goal facts %d\n", r.InitFacts, r.GoalFacts)
+	fmt.Fprintf(out, "\ninstances per lifted action and method:\n")
+	printCounts(out, "action", r.ActionInstances)
+	printCounts(out, "method", r.MethodInstances)
+	fmt.Fprintf(out, "\ntime:\n  %-14s %8.2f ms\n", "parse", r.ParseSeconds*1000)
+	for _, s := range st.Stages {
+		fmt.Fprintf(out, "  %-14s %8.2f ms\n", s.Name, s.Duration.Seconds()*1000)
+	}
+	fmt.Fprintf(out, "  %-14s %8.2f ms\n", "total", r.TotalSeconds*1000)
+	return nil
+}
+
+// groundError gives grounding failures their exit codes.
+func groundError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return withCode(exitTimeout, err)
+	}
+	return withCode(exitFailure, err)
+}
+
+func printCounts(w io.Writer, kind string, m map[string]int) {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-7s %-40s %8d\n", kind, n, m[n])
+	}
+}
+
+func dumpTask(w io.Writer, t *ground.Task) error {
+	facts := func(fs []ground.FactID) string {
+		s := ""
+		for i, f := range fs {
+			if i > 0 {
+				s += " "
+			}
+			s += t.FactName(f)
+		}
+		return s
+	}
+	fmt.Fprintf(w, "; %d facts, %d actions, %d compound tasks, %d methods\n", len(t.Facts), len(t.Actions), len(t.Compounds), len(t.Methods))
+	fmt.Fprintf(w, "init: %s\n", facts(t.Init))
+	if len(t.Goal)+len(t.GoalNeg) > 0 {
+		fmt.Fprintf(w, "goal: %s | not: %s\n", facts(t.Goal), facts(t.GoalNeg))
+	}
+	fmt.Fprintf(w, "initial network (total order: %v):\n", t.InitialTotal)
+	for i, id := range t.Initial {
+		fmt.Fprintf(w, "  %d: %s\n", i, t.TaskName(id))
+	}
+	for _, o := range t.InitialOrder {
+		if !t.InitialTotal {
+			fmt.Fprintf(w, "  %d < %d\n", o.Before, o.After)
+		}
+	}
+	for i := range t.Actions {
+		a := &t.Actions[i]
+		fmt.Fprintf(w, "action %d %s\n  pre: %s\n  not: %s\n  add: %s\n  del: %s\n", i, t.TaskName(ground.TaskID(i)), facts(a.Pre), facts(a.NegPre), facts(a.Add), facts(a.Del))
+	}
+	for i := range t.Methods {
+		m := &t.Methods[i]
+		fmt.Fprintf(w, "method %d %s for %s\n", i, t.MethodName(ground.MethodID(i)), t.TaskName(m.Task))
+		if len(m.Pre)+len(m.NegPre) > 0 {
+			fmt.Fprintf(w, "  pre: %s | not: %s\n", facts(m.Pre), facts(m.NegPre))
+		}
+		for k, s := range m.Subtasks {
+			fmt.Fprintf(w, "  %d: %s\n", k, t.TaskName(s))
+		}
+		if !m.Total {
+			for _, o := range m.Ordering {
+				fmt.Fprintf(w, "  %d < %d\n", o.Before, o.After)
+			}
+		}
+	}
+	return nil
+}

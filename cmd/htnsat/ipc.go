@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/htnsat/htnsat/internal/corpus"
+	"github.com/spf13/cobra"
+)
+
+type ipcOptions struct {
+	io      *ioStreams
+	dir     string
+	stage   string
+	engine  string
+	timeout time.Duration
+	jobs    int
+	filter  string
+	csvFile string
+	memMB   int
+	extra   []string
+}
+
+func newCmdIPC(io *ioStreams) *cobra.Command {
+	opts := &ipcOptions{io: io}
+	cmd := &cobra.Command{
+		Use:   "ipc [DIR]",
+		Short: "Run a stage over the IPC 2020 HTN benchmark set and tabulate the results per domain",
+		Long: `Run "htnsat ground" or "htnsat plan" on every problem of the IPC 2020 set
+(default: ../shared/data/ipc2020), each in its own process with a time and memory
+limit, and print a per-domain table of the problems done, the time taken and the
+size of the ground task. Each problem is one row of --csv.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.dir = args[0]
+			} else {
+				shared, err := corpus.SharedDir()
+				if err != nil {
+					return err
+				}
+				opts.dir = filepath.Join(shared, "data", "ipc2020")
+			}
+			return runIPC(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.stage, "stage", "ground", "what to run: ground or plan")
+	cmd.Flags().StringVar(&opts.engine, "engine", "progression", "planning engine for --stage plan: progression or sat")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per problem")
+	cmd.Flags().IntVar(&opts.jobs, "jobs", 1, "problems run in parallel")
+	cmd.Flags().StringVar(&opts.filter, "filter", "", "only problems whose track/domain/name contains this")
+	cmd.Flags().StringVar(&opts.csvFile, "csv", "", "write one row per problem to this CSV file")
+	cmd.Flags().IntVar(&opts.memMB, "mem", 8192, "memory limit per problem in MiB")
+	cmd.Flags().StringSliceVar(&opts.extra, "arg", nil, "extra argument passed to each run (repeatable)")
+	return cmd
+}
+
+// ipcResult is one problem's outcome.
+type ipcResult struct {
+	Instance corpus.Instance
+	Status   string // ok, timeout, too-large, unsolvable, error
+	Seconds  float64
+	MaxRSSMB float64
+	Report   map[string]any
+	Message  string
+}
+
+func runIPC(ctx context.Context, opts *ipcOptions) error {
+	ins, err := corpus.IPC(opts.dir)
+	if err != nil {
+		return err
+	}
+	var sel []corpus.Instance
+	for _, in := range ins {
+		if opts.filter == "" || strings.Contains(in.Name(), opts.filter) {
+			sel = append(sel, in)
+		}
+	}
+	if opts.stage != "ground" && opts.stage != "plan" {
+		return &usageError{fmt.Errorf("--stage must be ground or plan")}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	results := make([]ipcResult, len(sel))
+	var mu sync.Mutex
+	done := 0
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	tty := isTerminal(opts.io.Err)
+	for w := 0; w < max(opts.jobs, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				r := runIPCOne(ctx, exe, sel[i], opts)
+				mu.Lock()
+				results[i] = r
+				done++
+				if tty {
+					fmt.Fprintf(opts.io.Err, "\r%d/%d %-60s", done, len(sel), sel[i].Name())
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range sel {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if tty {
+		fmt.Fprintf(opts.io.Err, "\r%80s\r", "")
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if opts.csvFile != "" {
+		if err := writeIPCCSV(opts.csvFile, results); err != nil {
+			return err
+		}
+	}
+	printIPCTable(opts.io.Out, results, opts)
+	return nil
+}
+
+func runIPCOne(ctx context.Context, exe string, in corpus.Instance, opts *ipcOptions) ipcResult {
+	args := []string{opts.stage, "--json", "--timeout", opts.timeout.String()}
+	if opts.stage == "plan" {
+		args = append(args, "--engine", opts.engine)
+	}
+	args = append(args, opts.extra...)
+	args = append(args, in.DomainFile, in.ProblemFile)
+	cctx, cancel := context.WithTimeout(ctx, opts.timeout+5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, exe, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Env = append(os.Environ(), fmt.Sprintf("GOMEMLIMIT=%dMiB", opts.memMB*3/4))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := ipcResult{Instance: in, Seconds: time.Since(start).Seconds()}
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			r.MaxRSSMB = float64(ru.Maxrss) / 1024
+		}
+	}
+	msg := strings.TrimSpace(stderr.String())
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	r.Message = strings.TrimPrefix(msg, "htnsat: ")
+	code := -1
+	if cmd.ProcessState != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	switch {
+	case cctx.Err() != nil || code == exitTimeout:
+		r.Status = "timeout"
+	case err == nil:
+		r.Status = "ok"
+		rep := map[string]any{}
+		if json.Unmarshal(stdout.Bytes(), &rep) == nil {
+			r.Report = rep
+			if s, ok := rep["status"].(string); ok && s != "" {
+				r.Status = s
+			}
+		}
+	case strings.Contains(r.Message, "too large"):
+		r.Status = "too-large"
+	case strings.Contains(r.Message, "unsolvable"):
+		r.Status = "unsolvable"
+	default:
+		r.Status = "error"
+	}
+	return r
+}
+
+func num(r map[string]any, key string) float64 {
+	if r == nil {
+		return 0
+	}
+	if v, ok := r[key].(float64); ok {
+		return v
+	}
+	return 0
+}
+
+func writeIPCCSV(file string, results []ipcResult) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "plan_length", "nodes", "message"})
+	for _, r := range results {
+		w.Write([]string{
+			r.Instance.Track, r.Instance.Domain, filepath.Base(r.Instance.ProblemFile), r.Status,
+			strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.FormatFloat(r.MaxRSSMB, 'f', 1, 64),
+			strconv.Itoa(int(num(r.Report, "facts"))), strconv.Itoa(int(num(r.Report, "actions"))),
+			strconv.Itoa(int(num(r.Report, "methods"))), strconv.Itoa(int(num(r.Report, "plan_length"))),
+			strconv.Itoa(int(num(r.Report, "nodes"))), r.Message,
+		})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// printIPCTable prints a Markdown table with one row per domain and a
+// total per track.
+func printIPCTable(w io.Writer, results []ipcResult, opts *ipcOptions) {
+	type agg struct {
+		total, ok                int
+		secs, facts, acts, meths []float64
+		reasons                  map[string]int
+	}
+	by := map[string]*agg{}
+	var keys []string
+	tracks := map[string]*agg{}
+	for _, r := range results {
+		for _, k := range []string{r.Instance.Track + "|" + r.Instance.Domain, r.Instance.Track + "|"} {
+			a := by[k]
+			if a == nil {
+				a = &agg{reasons: map[string]int{}}
+				by[k] = a
+				if !strings.HasSuffix(k, "|") {
+					keys = append(keys, k)
+				} else {
+					tracks[r.Instance.Track] = a
+				}
+			}
+			a.total++
+			if r.Status == "ok" || r.Status == "solved" {
+				a.ok++
+				a.secs = append(a.secs, r.Seconds)
+				a.facts = append(a.facts, num(r.Report, "facts"))
+				a.acts = append(a.acts, num(r.Report, "actions"))
+				a.meths = append(a.meths, num(r.Report, "methods"))
+			} else {
+				a.reasons[r.Status]++
+			}
+		}
+	}
+	verb := "grounded"
+	if opts.stage == "plan" {
+		verb = "solved (" + opts.engine + ")"
+	}
+	fmt.Fprintf(w, "| track | domain | %s | median s | max s | facts | actions | methods | not done |\n", verb)
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|\n")
+	row := func(track, dom string, a *agg) {
+		maxS := 0.0
+		for _, s := range a.secs {
+			maxS = max(maxS, s)
+		}
+		var rs []string
+		for k, v := range a.reasons {
+			rs = append(rs, fmt.Sprintf("%d %s", v, k))
+		}
+		sort.Strings(rs)
+		fmt.Fprintf(w, "| %s | %s | %d/%d | %.2f | %.2f | %.0f | %.0f | %.0f | %s |\n",
+			track, dom, a.ok, a.total, median(a.secs), maxS, median(a.facts), median(a.acts), median(a.meths), strings.Join(rs, ", "))
+	}
+	for _, k := range keys {
+		parts := strings.SplitN(k, "|", 2)
+		row(parts[0], parts[1], by[k])
+	}
+	for _, t := range []string{"total-order", "partial-order"} {
+		if a := tracks[t]; a != nil {
+			row(t, fmt.Sprintf("**all (%.1f%%)**", 100*float64(a.ok)/float64(max(a.total, 1))), a)
+		}
+	}
+}

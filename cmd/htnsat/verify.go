@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/spf13/cobra"
+)
+
+func newCmdVerify(io *ioStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "verify DOMAIN PROBLEM PLAN",
+		Short: "Check a plan in the IPC 2020 HTN format against an HDDL problem",
+		Long: `Check a plan against the lifted problem, independently of the grounder and the
+planners: actions executable in order, every task of the initial network
+covered, every decomposition by a method of its task with its subtasks in an
+order the method allows, method preconditions holding where they must, the goal
+holding at the end. An invalid plan gets exit code 1 and the reason, with the
+plan line it concerns.`,
+		Args: exactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, p, err := hddl.Load(args[0], args[1])
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			f, err := os.Open(args[2])
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			defer f.Close()
+			plan, err := htn.ReadPlan(f)
+			if err != nil {
+				return withCode(exitFailure, fmt.Errorf("%s: %w", args[2], err))
+			}
+			if err := htn.Verify(p, plan); err != nil {
+				return withCode(exitFailure, fmt.Errorf("%s: invalid: %w", args[2], err))
+			}
+			fmt.Fprintf(io.Out, "%s: valid plan (%d actions, %d decompositions)\n", args[2], plan.Length(), len(plan.Decomps))
+			return nil
+		},
+	}
+}

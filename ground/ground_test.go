@@ -1,0 +1,277 @@
+package ground
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
+
+func groundText(t testing.TB, domain, problem string) (*Task, *Stats, error) {
+	t.Helper()
+	d, err := hddl.ParseDomain("d.hddl", []byte(domain))
+	if err != nil {
+		t.Fatalf("domain: %v", err)
+	}
+	p, err := hddl.ParseProblem("p.hddl", []byte(problem), d)
+	if err != nil {
+		t.Fatalf("problem: %v", err)
+	}
+	return Ground(context.Background(), p, Options{})
+}
+
+func groundSudoku(t testing.TB, line string, style sudoku.Style) (*Task, *Stats) {
+	t.Helper()
+	pz, err := sudoku.ParsePuzzle(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := sudoku.Model(pz.Grid, style)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, st, err := Ground(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return task, st
+}
+
+// candidates counts, for each blank cell, the digits that no given in its
+// row, column or box excludes: what grounding should leave as FILL-CELL
+// actions.
+func candidates(g sudoku.Grid) int {
+	n, total := g.Size(), 0
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			if g.At(r, c) != 0 {
+				continue
+			}
+			for d := 1; d <= n; d++ {
+				ok := true
+				for i := 0; i < n && ok; i++ {
+					br, bc := (r/g.Box)*g.Box+i/g.Box, (c/g.Box)*g.Box+i%g.Box
+					ok = g.At(r, i) != d && g.At(i, c) != d && g.At(br, bc) != d
+				}
+				if ok {
+					total++
+				}
+			}
+		}
+	}
+	return total
+}
+
+func TestSudokuPaperPuzzle(t *testing.T) {
+	for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
+		task, st := groundSudoku(t, paperPuzzle, style)
+		pz, _ := sudoku.ParsePuzzle(paperPuzzle)
+		d := task.Problem.Domain
+		// one m-check-row instance per (row, digit) at most, found by the
+		// join over the inc chain
+		seen := map[string]bool{}
+		for _, m := range task.Methods {
+			if m.Schema < 0 || d.Methods[m.Schema].Name != "m-check-row" {
+				continue
+			}
+			c := task.Compound(m.Task)
+			key := task.TaskName(m.Task)
+			if seen[key] {
+				t.Fatalf("two m-check-row instances for %s", key)
+			}
+			seen[key] = true
+			if len(c.Args) != 2 {
+				t.Fatalf("check-row has %d args", len(c.Args))
+			}
+		}
+		if len(seen) == 0 || len(seen) > 81 {
+			t.Fatalf("%d check-row tasks", len(seen))
+		}
+		if got, want := st.ActionInstances["FILL-CELL"], candidates(pz.Grid); got != want {
+			t.Errorf("%s: %d FILL-CELL actions, want %d (the candidates left by the givens)", style, got, want)
+		}
+		if len(task.Initial) != pz.Blanks()+1 {
+			t.Errorf("%s: %d initial tasks, want %d", style, len(task.Initial), pz.Blanks()+1)
+		}
+		if task.InitialTotal != (style == sudoku.Ordered) {
+			t.Errorf("%s: initial network total=%v", style, task.InitialTotal)
+		}
+	}
+}
+
+func TestSudokuEmptyAndLarge(t *testing.T) {
+	for k := 2; k <= 5; k++ {
+		g := sudoku.New(k)
+		task, _ := groundSudoku(t, g.Line(), sudoku.Unordered)
+		n := k * k
+		if len(task.Actions) != n*n*n {
+			t.Errorf("empty %d×%d: %d actions, want %d", n, n, len(task.Actions), n*n*n)
+		}
+		// one choice task per cell with one method per digit
+		choices := 0
+		for i := range task.Compounds {
+			if c := &task.Compounds[i]; c.Synthetic() {
+				choices++
+				if len(c.Methods) != n {
+					t.Fatalf("choice task with %d methods, want %d", len(c.Methods), n)
+				}
+			}
+		}
+		if choices != n*n {
+			t.Errorf("empty %d×%d: %d choice tasks, want %d", n, n, choices, n*n)
+		}
+	}
+}
+
+func TestUnsolvablePuzzle(t *testing.T) {
+	// r1c1 is blank; its row holds 2..9 and its column a 1: no digit fits
+	line := "." + "23456789" + "1" + strings.Repeat(".", 71)
+	pz, err := sudoku.ParsePuzzle(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := sudoku.Model(pz.Grid, sudoku.Ordered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Ground(context.Background(), p, Options{})
+	if !errors.Is(err, ErrUnsolvable) {
+		t.Fatalf("got %v, want ErrUnsolvable", err)
+	}
+}
+
+// TestBudget checks that a method with many parameters bound by nothing
+// fails fast with ErrTooLarge, naming the method and its parameters.
+func TestBudget(t *testing.T) {
+	var objs strings.Builder
+	for i := 0; i < 100; i++ {
+		objs.WriteString(" o" + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+	}
+	domain := `(define (domain blow) (:types thing)
+	  (:predicates (p ?a - thing))
+	  (:task top :parameters ())
+	  (:task sub :parameters (?a ?b ?c ?d ?e ?f - thing))
+	  (:method m-top :parameters (?a ?b ?c ?d ?e ?f - thing) :task (top)
+	     :ordered-subtasks (sub ?a ?b ?c ?d ?e ?f))
+	  (:method m-sub :parameters (?a ?b ?c ?d ?e ?f - thing) :task (sub ?a ?b ?c ?d ?e ?f)
+	     :ordered-subtasks (act ?a))
+	  (:action act :parameters (?a - thing) :effect (p ?a)))`
+	problem := `(define (problem b) (:domain blow) (:objects` + objs.String() + ` - thing) (:htn :subtasks (top)) (:init))`
+	start := time.Now()
+	_, _, err := groundText(t, domain, problem)
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v, want ErrTooLarge", err)
+	}
+	if !strings.Contains(err.Error(), "m-") {
+		t.Errorf("error does not name the method: %v", err)
+	}
+	t.Logf("failed after %v: %v", time.Since(start), err)
+}
+
+// TestFeatures grounds small domains that use each feature of the
+// normaliser and the joins, and checks the ground instances by name.
+func TestFeatures(t *testing.T) {
+	domain := `(define (domain f)
+	  (:types place obj)
+	  (:constants home - place)
+	  (:predicates (road ?a ?b - place) (at ?o - obj ?p - place) (big ?o - obj) (mark ?p - place) (done))
+	  (:task go :parameters (?o - obj ?p - place))
+	  (:task finish :parameters ())
+	  (:method m-go :parameters (?o - obj ?a ?p - place)
+	     :task (go ?o ?p)
+	     :precondition (and (at ?o ?a) (road ?a ?p) (not (= ?a ?p)))
+	     :ordered-subtasks (move ?o ?a ?p))
+	  (:method m-go-twice :parameters (?o - obj ?a ?b ?p - place)
+	     :task (go ?o ?p)
+	     :precondition (and (at ?o ?a) (road ?a ?b) (road ?b ?p) (not (road ?a ?p)))
+	     :ordered-subtasks (and (move ?o ?a ?b) (move ?o ?b ?p)))
+	  (:method m-finish :parameters ()
+	     :task (finish)
+	     :precondition (or (forall (?o - obj) (at ?o home)) (exists (?p - place) (mark ?p)))
+	     :ordered-subtasks (stamp))
+	  (:action move :parameters (?o - obj ?a ?b - place)
+	     :precondition (and (at ?o ?a) (road ?a ?b) (not (big ?o)))
+	     :effect (and (not (at ?o ?a)) (at ?o ?b) (mark ?b)))
+	  (:action stamp :parameters () :effect (done)))`
+	problem := `(define (problem f1) (:domain f)
+	  (:objects x y z - place b1 b2 - obj)
+	  (:htn :parameters (?dest - place)
+	        :subtasks (and (t1 (go b1 ?dest)) (t2 (finish)))
+	        :ordering (< t1 t2)
+	        :constraints (not (= ?dest home)))
+	  (:init (road home x) (road x y) (road y home) (at b1 home) (at b2 z) (big b2))
+	  (:goal (done)))`
+	task, _, err := groundText(t, domain, problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for i := range task.Actions {
+		names[task.TaskName(TaskID(i))] = true
+	}
+	for _, want := range []string{"move b1 home x", "move b1 x y", "stamp"} {
+		if !names[want] {
+			t.Errorf("missing action %s (have %v)", want, names)
+		}
+	}
+	for n := range names {
+		if strings.Contains(n, "b2") {
+			t.Errorf("action %s of the big object survived", n)
+		}
+	}
+	// the free variable ?dest: a choice task, home excluded by the
+	// constraint, z unreachable
+	var choice *Compound
+	for i := range task.Compounds {
+		if task.Compounds[i].Synthetic() {
+			choice = &task.Compounds[i]
+		}
+	}
+	if choice == nil {
+		t.Fatal("no choice task for ?dest")
+	}
+	dests := map[string]bool{}
+	for _, m := range choice.Methods {
+		dests[task.Problem.Objects[task.Methods[m].Args[0]].Name] = true
+	}
+	if !dests["x"] || !dests["y"] || dests["home"] || dests["z"] || len(dests) != 2 {
+		t.Errorf("choices for ?dest: %v, want x and y", dests)
+	}
+	// the disjunctive precondition of m-finish gives one method per
+	// disjunct and, for the existential one, per witness ?p: x, y and home
+	// can be marked; "all objects at home" cannot hold (b2 cannot move)
+	finish := 0
+	for _, m := range task.Methods {
+		if m.Schema >= 0 && task.Problem.Domain.Methods[m.Schema].Name == "m-finish" {
+			finish++
+		}
+	}
+	if finish != 3 {
+		t.Errorf("%d m-finish methods, want 3", finish)
+	}
+	if len(task.Goal) != 1 {
+		t.Errorf("goal has %d facts, want 1", len(task.Goal))
+	}
+}
+
+func TestNotSupported(t *testing.T) {
+	domain := `(define (domain w) (:predicates (p) (q))
+	  (:task t) (:method m :task (t) :ordered-subtasks (a))
+	  (:action a :effect (when (p) (q))))`
+	_, _, err := groundText(t, domain, `(define (problem w1) (:domain w) (:htn :subtasks (t)) (:init))`)
+	if err == nil || !strings.Contains(err.Error(), "not supported") || !strings.Contains(err.Error(), "d.hddl:") {
+		t.Fatalf("got %v, want a positioned 'not supported' error", err)
+	}
+}

@@ -1,0 +1,434 @@
+package ground
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/htnsat/htnsat/hddl"
+)
+
+// A query asks for every binding of a schema's variables that satisfies
+// some atoms (tuples of relations), filters (equalities, inequalities and
+// negated static atoms) and the variables' types, as a database answers a
+// join: atoms are visited in a greedy order (those with bound columns and
+// small relations first), each through an index on a bound column, and a
+// variable that no atom binds is enumerated over its type only at the end.
+
+type atom struct {
+	rel  *relation
+	args []hddl.Term
+	desc string // for messages: "(inc ?c0 ?c1)"
+}
+
+type filterKind uint8
+
+const (
+	fEqual    filterKind = iota // args[0] == args[1]
+	fNotEqual                   // args[0] != args[1]
+	fNotIn                      // the tuple of args is not in rel
+)
+
+type filter struct {
+	kind filterKind
+	rel  *relation
+	args []hddl.Term
+}
+
+type query struct {
+	name    string // "method m-check-row", for budget messages
+	vars    []hddl.Param
+	atoms   []atom
+	filters []filter
+	// need[v] says that variable v must be bound in every answer; a
+	// variable that is not needed and not bound by an atom takes the first
+	// object of its type (it cannot change the result).
+	need []bool
+	// skip[v] says that variable v takes no value at all (a quantified
+	// variable that normalisation replaced by objects).
+	skip []bool
+}
+
+type stepKind uint8
+
+const (
+	stepAtom stepKind = iota
+	stepEnum          // enumerate a variable over its type
+	stepAny           // bind an unneeded variable to one object of its type
+	stepCopy          // bind a variable equal to a bound term
+)
+
+type step struct {
+	kind   stepKind
+	atom   int
+	v      int       // stepEnum, stepAny, stepCopy
+	from   hddl.Term // stepCopy
+	checks []int     // filters that become checkable after this step
+	typed  []int     // variables this atom binds whose type must be checked
+}
+
+type plan struct {
+	q     *query
+	pre   []int // filters checkable before any step
+	steps []step
+	// enumerated lists the variables bound by enumeration over their type,
+	// for budget messages.
+	enumerated []int
+	// enumSize is the product of the sizes of their types (saturating):
+	// the most bindings one run can produce.
+	enumSize int64
+}
+
+// plan orders the atoms greedily given the variables bound beforehand.
+func (q *query) plan(bound []bool) *plan {
+	b := append([]bool(nil), bound...)
+	isBound := func(t hddl.Term) bool { return !t.IsVar() || b[t.Var()] }
+	pl := &plan{q: q}
+	done := make([]bool, len(q.filters))
+	attach := func() []int {
+		var out []int
+		for i, f := range q.filters {
+			if done[i] {
+				continue
+			}
+			ok := true
+			for _, a := range f.args {
+				if !isBound(a) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				done[i] = true
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	pl.pre = attach()
+	used := make([]bool, len(q.atoms))
+	for {
+		// an equality with one side bound binds the other side for free
+		if i, v, from, ok := q.copyStep(b, done); ok {
+			b[v] = true
+			done[i] = true
+			pl.steps = append(pl.steps, step{kind: stepCopy, v: v, from: from, checks: attach()})
+			continue
+		}
+		best, bestScore := -1, 0
+		for i, a := range q.atoms {
+			if used[i] {
+				continue
+			}
+			nb := 0
+			for _, t := range a.args {
+				if isBound(t) {
+					nb++
+				}
+			}
+			// fully bound atoms are checks; then atoms with a bound column;
+			// smaller relations first within each class
+			class := 0
+			switch {
+			case nb == len(a.args):
+				class = 2
+			case nb > 0:
+				class = 1
+			}
+			score := class<<40 - a.rel.size()
+			if best < 0 || score > bestScore {
+				best, bestScore = i, score
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		st := step{kind: stepAtom, atom: best}
+		for _, t := range q.atoms[best].args {
+			if t.IsVar() && !b[t.Var()] {
+				b[t.Var()] = true
+				st.typed = append(st.typed, t.Var())
+			}
+		}
+		st.checks = attach()
+		pl.steps = append(pl.steps, st)
+	}
+	// Variables no atom binds: enumerate the needed ones (smallest type
+	// first, so that filters prune early), bind the others to any object.
+	var rest []int
+	for v := range q.vars {
+		if !b[v] && !q.skip[v] {
+			rest = append(rest, v)
+		}
+	}
+	sort.SliceStable(rest, func(i, j int) bool { return q.need[rest[i]] && !q.need[rest[j]] })
+	for _, v := range rest {
+		kind := stepAny
+		if q.need[v] {
+			kind = stepEnum
+			pl.enumerated = append(pl.enumerated, v)
+		}
+		b[v] = true
+		pl.steps = append(pl.steps, step{kind: kind, v: v, checks: attach()})
+	}
+	return pl
+}
+
+// copyStep finds a positive equality between a bound term and an unbound
+// variable.
+func (q *query) copyStep(b []bool, done []bool) (int, int, hddl.Term, bool) {
+	for i, f := range q.filters {
+		if done[i] || f.kind != fEqual {
+			continue
+		}
+		x, y := f.args[0], f.args[1]
+		xb := !x.IsVar() || b[x.Var()]
+		yb := !y.IsVar() || b[y.Var()]
+		switch {
+		case xb && !yb:
+			return i, y.Var(), x, true
+		case yb && !xb:
+			return i, x.Var(), y, true
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// ErrTooLarge is wrapped by the error of a grounding that exceeds its
+// budget.
+var ErrTooLarge = fmt.Errorf("grounding too large")
+
+// joiner evaluates query plans with a shared budget.
+type joiner struct {
+	ctx      context.Context
+	objOf    func(t int) []int   // objects of a type
+	isOfType func(o, t int) bool // object o has type t
+	steps    int64               // work done, counted against maxSteps
+	maxSteps int64
+	err      error
+}
+
+// tick counts work and reports whether to stop.
+func (j *joiner) tick(n int64) bool {
+	j.steps += n
+	if j.steps&0xffff < n || n > 0xffff {
+		if err := j.ctx.Err(); err != nil {
+			j.err = err
+			return true
+		}
+	}
+	return false
+}
+
+func (j *joiner) tooLarge(q *query, pl *plan) error {
+	var names []string
+	for _, v := range pl.enumerated {
+		names = append(names, q.vars[v].Name)
+	}
+	msg := fmt.Sprintf("%s needs more than %d join steps", q.name, j.maxSteps)
+	if pl.enumSize > j.maxSteps {
+		msg = fmt.Sprintf("%s would enumerate %s bindings (budget: %d join steps)", q.name, bigCount(pl.enumSize), j.maxSteps)
+	}
+	if len(names) > 0 {
+		msg += fmt.Sprintf("; its parameters %s are bound by no precondition and are enumerated over their types", strings.Join(names, " "))
+	}
+	return fmt.Errorf("%w: %s", ErrTooLarge, msg)
+}
+
+func bigCount(n int64) string {
+	if n == math.MaxInt64 {
+		return "more than 9e18"
+	}
+	return fmt.Sprintf("%.3g", float64(n))
+}
+
+// run calls emit for every answer of q that extends binding (-1 marks an
+// unbound variable). emit may stop the run by returning an error. binding
+// is restored before run returns.
+func (j *joiner) run(pl *plan, binding []int32, emit func([]int32) error) error {
+	q := pl.q
+	if pl.enumSize == 0 {
+		pl.enumSize = 1
+		for _, v := range pl.enumerated {
+			pl.enumSize = satMul(pl.enumSize, int64(len(j.objOf(q.vars[v].Type))))
+		}
+	}
+	if pl.enumSize > j.maxSteps {
+		// fail fast: enumerating these variables alone exceeds the budget
+		return j.tooLarge(q, pl)
+	}
+	val := func(t hddl.Term) int32 {
+		if t.IsVar() {
+			return binding[t.Var()]
+		}
+		return int32(t.Obj())
+	}
+	tup := make([]int32, 0, 8)
+	check := func(ids []int) bool {
+		for _, i := range ids {
+			f := &q.filters[i]
+			switch f.kind {
+			case fEqual:
+				if val(f.args[0]) != val(f.args[1]) {
+					return false
+				}
+			case fNotEqual:
+				if val(f.args[0]) == val(f.args[1]) {
+					return false
+				}
+			case fNotIn:
+				tup = tup[:0]
+				for _, a := range f.args {
+					tup = append(tup, val(a))
+				}
+				if _, ok := f.rel.find(tup); ok {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !check(pl.pre) {
+		return nil
+	}
+	var rec func(s int) error
+	rec = func(s int) error {
+		if s == len(pl.steps) {
+			return emit(binding)
+		}
+		st := &pl.steps[s]
+		switch st.kind {
+		case stepCopy:
+			binding[st.v] = val(st.from)
+			if j.isOfType(int(binding[st.v]), q.vars[st.v].Type) && check(st.checks) {
+				if err := rec(s + 1); err != nil {
+					return err
+				}
+			}
+			binding[st.v] = -1
+			return nil
+		case stepEnum, stepAny:
+			objs := j.objOf(q.vars[st.v].Type)
+			if st.kind == stepAny && len(objs) > 1 {
+				objs = objs[:1]
+			}
+			if j.tick(int64(len(objs))) {
+				return j.err
+			}
+			if j.steps > j.maxSteps {
+				return j.tooLarge(q, pl)
+			}
+			for _, o := range objs {
+				binding[st.v] = int32(o)
+				if check(st.checks) {
+					if err := rec(s + 1); err != nil {
+						binding[st.v] = -1
+						return err
+					}
+				}
+			}
+			binding[st.v] = -1
+			return nil
+		}
+		a := &q.atoms[st.atom]
+		if len(st.typed) == 0 {
+			// every column is bound: a membership test
+			tup = tup[:0]
+			for _, t := range a.args {
+				tup = append(tup, val(t))
+			}
+			if j.tick(1) {
+				return j.err
+			}
+			if _, ok := a.rel.find(tup); ok && check(st.checks) {
+				return rec(s + 1)
+			}
+			return nil
+		}
+		// candidates: through the index of the bound column with the
+		// fewest tuples, or every tuple
+		var cands []int32
+		all := true
+		for col, t := range a.args {
+			if t.IsVar() && binding[t.Var()] < 0 {
+				continue
+			}
+			l := a.rel.lookup(col, val(t))
+			if all || len(l) < len(cands) {
+				cands, all = l, false
+			}
+			if len(cands) == 0 {
+				return nil
+			}
+		}
+		n := len(cands)
+		if all {
+			n = a.rel.size()
+		}
+		if j.tick(int64(n)) {
+			return j.err
+		}
+		if j.steps > j.maxSteps {
+			return j.tooLarge(q, pl)
+		}
+		for k := 0; k < n; k++ {
+			ti := int32(k)
+			if !all {
+				ti = cands[k]
+			}
+			t := a.rel.tuple(ti)
+			ok := true
+			for col, term := range a.args {
+				if !term.IsVar() {
+					if int32(term.Obj()) != t[col] {
+						ok = false
+						break
+					}
+					continue
+				}
+				v := term.Var()
+				switch {
+				case binding[v] < 0:
+					binding[v] = t[col]
+				case binding[v] != t[col]:
+					ok = false
+				}
+				if !ok {
+					break
+				}
+			}
+			if ok {
+				for _, v := range st.typed {
+					if !j.isOfType(int(binding[v]), q.vars[v].Type) {
+						ok = false
+						break
+					}
+				}
+			}
+			if ok && check(st.checks) {
+				if err := rec(s + 1); err != nil {
+					for _, v := range st.typed {
+						binding[v] = -1
+					}
+					return err
+				}
+			}
+			for _, v := range st.typed {
+				binding[v] = -1
+			}
+		}
+		return nil
+	}
+	return rec(0)
+}
+
+// satMul multiplies non-negative numbers, saturating at MaxInt64.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}

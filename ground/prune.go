@@ -1,0 +1,430 @@
+package ground
+
+import (
+	"fmt"
+	"sort"
+)
+
+// prune computes the fluent facts of every instance, removes what can never
+// be part of a solution, to a fixpoint, and builds the final task:
+//
+//   - an action or method whose positive precondition no reachable action
+//     adds (and that is false initially), or whose negative precondition no
+//     reachable action deletes (and that is true initially), is removed;
+//   - a method with a removed subtask is removed; a compound task without a
+//     method that can bottom out in actions is removed (least fixpoint);
+//   - what the initial network can no longer reach is removed;
+//
+// and facts that are true throughout (initially true, never deleted) or
+// false throughout are compiled away.
+func (g *grounder) prune() (*Task, error) {
+	g.groundFacts()
+	nf := len(g.facts)
+	actAlive := make([]bool, len(g.gActs))
+	methAlive := make([]bool, len(g.gMethods))
+	for i := range actAlive {
+		actAlive[i] = true
+	}
+	for i := range methAlive {
+		methAlive[i] = true
+	}
+	var canTrue, canFalse []bool
+	var taskOK, reachT []bool
+	var reachA []bool
+	for round := 0; ; round++ {
+		if err := g.ctx.Err(); err != nil {
+			return nil, err
+		}
+		changed := false
+		canTrue = append(canTrue[:0], g.initSet...)
+		canFalse = make([]bool, nf)
+		for f := range canFalse {
+			canFalse[f] = !g.initSet[f]
+		}
+		for i, a := range g.gActs {
+			if !actAlive[i] {
+				continue
+			}
+			for _, f := range a.add {
+				canTrue[f] = true
+			}
+			for _, f := range a.del {
+				canFalse[f] = true
+			}
+		}
+		possible := func(pre, neg []int32) bool {
+			for _, f := range pre {
+				if f < 0 || !canTrue[f] {
+					return false
+				}
+			}
+			for _, f := range neg {
+				if !canFalse[f] {
+					return false
+				}
+			}
+			return true
+		}
+		for i := range g.gActs {
+			if actAlive[i] && !possible(g.gActs[i].pre, g.gActs[i].negPre) {
+				actAlive[i] = false
+				changed = true
+			}
+		}
+		for i := range g.gMethods {
+			m := &g.gMethods[i]
+			if !methAlive[i] {
+				continue
+			}
+			ok := possible(m.pre, m.negPre)
+			for _, r := range m.subtasks {
+				if r.prim && !actAlive[r.idx] {
+					ok = false
+				}
+			}
+			if !ok {
+				methAlive[i] = false
+				changed = true
+			}
+		}
+		// compound tasks that can bottom out: least fixpoint
+		taskOK = make([]bool, len(g.gTasks))
+		missing := make([]int, len(g.gMethods)) // compound subtasks not yet OK
+		users := make([][]int32, len(g.gTasks)) // methods using a task
+		var queue []int32
+		for i := range g.gMethods {
+			if !methAlive[i] {
+				continue
+			}
+			for _, r := range g.gMethods[i].subtasks {
+				if !r.prim {
+					missing[i]++
+					users[r.idx] = append(users[r.idx], int32(i))
+				}
+			}
+			if missing[i] == 0 {
+				queue = append(queue, int32(i))
+			}
+		}
+		for len(queue) > 0 {
+			mi := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			t := g.gMethods[mi].task
+			if taskOK[t] {
+				continue
+			}
+			taskOK[t] = true
+			for _, u := range users[t] {
+				if missing[u]--; missing[u] == 0 {
+					queue = append(queue, u)
+				}
+			}
+		}
+		for i := range g.gMethods {
+			if methAlive[i] && missing[i] > 0 {
+				methAlive[i] = false
+				changed = true
+			}
+		}
+		// top-down reachability from the initial network
+		reachT = make([]bool, len(g.gTasks))
+		reachA = make([]bool, len(g.gActs))
+		var stack []int32
+		for _, r := range g.initial {
+			if r.prim {
+				reachA[r.idx] = true
+			} else if !reachT[r.idx] {
+				reachT[r.idx] = true
+				stack = append(stack, r.idx)
+			}
+		}
+		for len(stack) > 0 {
+			t := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, mi := range g.gTasks[t].methods {
+				if !methAlive[mi] {
+					continue
+				}
+				for _, r := range g.gMethods[mi].subtasks {
+					if r.prim {
+						reachA[r.idx] = true
+					} else if !reachT[r.idx] {
+						reachT[r.idx] = true
+						stack = append(stack, r.idx)
+					}
+				}
+			}
+		}
+		for i := range g.gActs {
+			if actAlive[i] && !reachA[i] {
+				actAlive[i] = false
+				changed = true
+			}
+		}
+		for i := range g.gMethods {
+			if methAlive[i] && !reachT[g.gMethods[i].task] {
+				methAlive[i] = false
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, r := range g.initial {
+		if r.prim && !actAlive[r.idx] || !r.prim && !taskOK[r.idx] {
+			return nil, fmt.Errorf("%w: initial task %s can never be accomplished", ErrUnsolvable, g.refName(r))
+		}
+	}
+	// the goal
+	var goal, goalNeg []int32
+	g.norm.scopeVars = g.p.GoalVars
+	dnf, err := g.norm.dnf(g.p.Goal, false, nil)
+	if err != nil {
+		return nil, fmt.Errorf("goal: %w", err)
+	}
+	if len(dnf) == 0 {
+		return nil, fmt.Errorf("%w: the goal is unsatisfiable", ErrUnsolvable)
+	}
+	if len(dnf) > 1 {
+		return nil, fmt.Errorf("disjunctive goals are %w", errNotSupported)
+	}
+	tup := make([]int32, 0, 8)
+	for _, l := range dnf[0] {
+		if l.pred == eqPred {
+			continue // decided by the normaliser: constants only
+		}
+		for _, a := range l.args {
+			if a.IsVar() {
+				return nil, fmt.Errorf("existential goals are %w", errNotSupported)
+			}
+		}
+		tup = g.ground(l.args, nil, tup[:0])
+		if g.static[l.pred] {
+			_, in := g.rels[l.pred].find(tup)
+			if in == l.neg {
+				return nil, fmt.Errorf("%w: the goal asks for a static fact that does not hold", ErrUnsolvable)
+			}
+			continue
+		}
+		f := g.factOf(l.pred, tup)
+		switch {
+		case !l.neg && (f < 0 || !canTrue[f]):
+			return nil, fmt.Errorf("%w: goal fact %s can never hold", ErrUnsolvable, g.litName(l.pred, tup))
+		case l.neg && f >= 0 && !canFalse[f]:
+			return nil, fmt.Errorf("%w: goal fact %s can never be false", ErrUnsolvable, g.litName(l.pred, tup))
+		case !l.neg:
+			goal = append(goal, f)
+		case f >= 0:
+			goalNeg = append(goalNeg, f)
+		}
+	}
+	return g.build(actAlive, methAlive, canTrue, canFalse, goal, goalNeg), nil
+}
+
+func (g *grounder) refName(r gRef) string {
+	if r.prim {
+		a := &g.gActs[r.idx]
+		return g.callName(g.d.Actions[a.schema.lifted].Name, a.binding[:a.schema.nparams])
+	}
+	t := &g.gTasks[r.idx]
+	if t.schema < 0 {
+		return "(a task with free variables)"
+	}
+	return g.callName(g.d.Tasks[t.schema].Name, t.args)
+}
+
+func (g *grounder) callName(name string, args []int32) string {
+	s := name
+	for _, a := range args {
+		s += " " + g.p.Objects[a].Name
+	}
+	return s
+}
+
+func (g *grounder) litName(pred int, tup []int32) string {
+	return "(" + g.callName(g.d.Predicates[pred].Name, tup) + ")"
+}
+
+// groundFacts fills the fact lists of every action and method.
+func (g *grounder) groundFacts() {
+	tup := make([]int32, 0, 8)
+	lits := func(s *schema, b []int32) (pre, neg []int32) {
+		for _, l := range s.pos {
+			if g.static[l.pred] {
+				continue
+			}
+			tup = g.ground(l.args, b, tup[:0])
+			if f := g.factOf(l.pred, tup); f >= 0 {
+				pre = append(pre, f)
+			} else {
+				pre = append(pre, -1) // unreachable: cannot happen after the joins
+			}
+		}
+		for _, l := range s.neg {
+			tup = g.ground(l.args, b, tup[:0])
+			if f := g.factOf(l.pred, tup); f >= 0 {
+				neg = append(neg, f)
+			}
+		}
+		return uniq(pre), uniq(neg)
+	}
+	for i := range g.gActs {
+		a := &g.gActs[i]
+		a.pre, a.negPre = lits(a.schema, a.binding)
+		for _, e := range a.schema.effects {
+			tup = g.ground(e.args, a.binding, tup[:0])
+			f := g.factOf(e.pred, tup)
+			if f < 0 {
+				continue // deleting a fact that is never true
+			}
+			if e.del {
+				a.del = append(a.del, f)
+			} else {
+				a.add = append(a.add, f)
+			}
+		}
+		a.add, a.del = uniq(a.add), uniq(a.del)
+	}
+	for i := range g.gMethods {
+		m := &g.gMethods[i]
+		if m.schema != nil {
+			m.pre, m.negPre = lits(m.schema, m.binding)
+		}
+	}
+}
+
+func uniq(xs []int32) []int32 {
+	if len(xs) < 2 {
+		return xs
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	out := xs[:1]
+	for _, x := range xs[1:] {
+		if x != out[len(out)-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// build renumbers what survived into a Task. Facts that are constant (true
+// or false throughout) are dropped from every list.
+func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, goalNeg []int32) *Task {
+	t := &Task{Problem: g.p, InitialTotal: g.initialTotal}
+	constTrue := func(f int32) bool { return !canFalse[f] }
+	constFalse := func(f int32) bool { return !canTrue[f] }
+	factMap := make([]FactID, len(g.facts))
+	for i := range factMap {
+		factMap[i] = -1
+	}
+	mapFacts := func(fs []int32, drop func(int32) bool) []FactID {
+		var out []FactID
+		for _, f := range fs {
+			if f < 0 || drop(f) {
+				continue
+			}
+			if factMap[f] < 0 {
+				factMap[f] = FactID(len(t.Facts))
+				fa := g.facts[f]
+				t.Facts = append(t.Facts, Fact{Pred: fa.Pred, Args: append([]int(nil), fa.Args...)})
+			}
+			out = append(out, factMap[f])
+		}
+		return out
+	}
+	actMap := make([]TaskID, len(g.gActs))
+	for i := range g.gActs {
+		if !actAlive[i] {
+			actMap[i] = -1
+			continue
+		}
+		a := &g.gActs[i]
+		actMap[i] = TaskID(len(t.Actions))
+		t.Actions = append(t.Actions, Action{
+			Schema: a.schema.lifted,
+			Args:   int32sToInts(a.binding[:a.schema.nparams]),
+			Pre:    mapFacts(a.pre, constTrue),
+			NegPre: mapFacts(a.negPre, constFalse),
+			// adding a fact that is always true, or deleting one that is
+			// always false, changes nothing
+			Add: mapFacts(a.add, constTrue),
+			Del: mapFacts(a.del, constFalse),
+		})
+	}
+	// compound tasks: those with a live method
+	taskMap := make([]int, len(g.gTasks))
+	for i := range taskMap {
+		taskMap[i] = -1
+	}
+	for i := range g.gMethods {
+		if methAlive[i] {
+			taskMap[g.gMethods[i].task] = 0
+		}
+	}
+	nc := 0
+	for i := range taskMap {
+		if taskMap[i] == 0 {
+			taskMap[i] = nc
+			nc++
+		}
+	}
+	na := len(t.Actions)
+	t.Compounds = make([]Compound, nc)
+	for i, gt := range g.gTasks {
+		if c := taskMap[i]; c >= 0 {
+			t.Compounds[c] = Compound{Schema: gt.schema, Args: int32sToInts(gt.args)}
+		}
+	}
+	refID := func(r gRef) TaskID {
+		if r.prim {
+			return actMap[r.idx]
+		}
+		return TaskID(na + taskMap[r.idx])
+	}
+	for i := range g.gMethods {
+		if !methAlive[i] {
+			continue
+		}
+		gm := &g.gMethods[i]
+		m := Method{
+			Schema:   -1,
+			Task:     TaskID(na + taskMap[gm.task]),
+			Pre:      mapFacts(gm.pre, constTrue),
+			NegPre:   mapFacts(gm.negPre, constFalse),
+			Ordering: gm.ordering,
+			Total:    gm.total,
+			Args:     int32sToInts(gm.binding),
+		}
+		if gm.schema != nil {
+			m.Schema = gm.schema.lifted
+		}
+		for _, r := range gm.subtasks {
+			m.Subtasks = append(m.Subtasks, refID(r))
+		}
+		id := MethodID(len(t.Methods))
+		t.Methods = append(t.Methods, m)
+		c := &t.Compounds[int(m.Task)-na]
+		c.Methods = append(c.Methods, id)
+	}
+	for _, r := range g.initial {
+		t.Initial = append(t.Initial, refID(r))
+	}
+	t.InitialOrder = g.initialOrder
+	var init []int32
+	for f, in := range g.initSet {
+		if in {
+			init = append(init, int32(f))
+		}
+	}
+	t.Goal = mapFacts(goal, constTrue)
+	t.GoalNeg = mapFacts(goalNeg, constFalse)
+	// initial facts last: only facts some action or method mentions matter
+	for _, f := range init {
+		if factMap[f] >= 0 {
+			t.Init = append(t.Init, factMap[f])
+		}
+	}
+	sort.Slice(t.Init, func(i, j int) bool { return t.Init[i] < t.Init[j] })
+	return t
+}

@@ -1,0 +1,199 @@
+package ground
+
+import (
+	"fmt"
+
+	"github.com/htnsat/htnsat/hddl"
+)
+
+// rule is one query of a semi-naive fixpoint and what to do with its
+// answers.
+type rule struct {
+	s     *schema // variables and name
+	q     *query
+	plans map[int]*plan // by anchor atom, -1 for none
+	emit  func(b []int32) error
+}
+
+// tuple names a tuple of a relation that grows during a fixpoint.
+type tuple struct {
+	rel *relation
+	idx int32
+}
+
+// seminaive evaluates rules to a fixpoint: a rule without atoms over a
+// growing relation runs once; every new tuple of a growing relation (on
+// *queue, where the rules' emit functions put new tuples) is then joined,
+// as the anchor, with the tuples found before it, so each answer is found
+// when the last tuple it needs arrives.
+func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[]tuple) error {
+	type anchor struct {
+		r    *rule
+		atom int
+	}
+	anchors := map[*relation][]anchor{}
+	for _, r := range rules {
+		anchored := false
+		for i, a := range r.q.atoms {
+			if growing[a.rel] {
+				anchors[a.rel] = append(anchors[a.rel], anchor{r, i})
+				anchored = true
+			}
+		}
+		if !anchored {
+			b := g.unbound(r.s)
+			if err := g.j.run(r.plan(-1, b), b, r.emit); err != nil {
+				return err
+			}
+		}
+	}
+	vals := make([]int, 0, 8)
+	for len(*queue) > 0 {
+		it := (*queue)[0]
+		*queue = (*queue)[1:]
+		vals = vals[:0]
+		for _, x := range it.rel.tuple(it.idx) {
+			vals = append(vals, int(x))
+		}
+		for _, an := range anchors[it.rel] {
+			r := an.r
+			b := g.unbound(r.s)
+			if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
+				continue
+			}
+			if err := g.j.run(r.plan(an.atom, b), b, r.emit); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// plan returns the cached plan of r for an anchor atom (-1 for none):
+// the anchor's tuple is given, so its variables are bound and the atom
+// itself needs no visit.
+func (r *rule) plan(anchorAtom int, binding []int32) *plan {
+	if pl, ok := r.plans[anchorAtom]; ok {
+		return pl
+	}
+	bound := make([]bool, len(binding))
+	for i, x := range binding {
+		bound[i] = x >= 0
+	}
+	q := r.q
+	if anchorAtom >= 0 {
+		cp := *q
+		cp.atoms = append(append([]atom(nil), q.atoms[:anchorAtom]...), q.atoms[anchorAtom+1:]...)
+		q = &cp
+	}
+	pl := q.plan(bound)
+	r.plans[anchorAtom] = pl
+	return pl
+}
+
+// reach computes the delete-relaxed reachable fluent facts and the action
+// instances whose preconditions they satisfy.
+func (g *grounder) reach() error {
+	var queue []tuple
+	growing := map[*relation]bool{}
+	for p, rel := range g.rels {
+		if !g.static[p] {
+			growing[rel] = true
+		}
+	}
+	for _, f := range g.facts { // the initial facts, in order
+		idx, _ := g.rels[f.Pred].find(intsToInt32s(f.Args))
+		queue = append(queue, tuple{g.rels[f.Pred], idx})
+	}
+	var rules []*rule
+	for _, ss := range g.actions {
+		for _, s := range ss {
+			s := s
+			rules = append(rules, &rule{s: s, q: s.q, plans: s.plans, emit: func(b []int32) error {
+				return g.addAction(s, b, &queue)
+			}})
+		}
+	}
+	return g.seminaive(rules, growing, &queue)
+}
+
+func intsToInt32s(xs []int) []int32 {
+	out := make([]int32, len(xs))
+	for i, x := range xs {
+		out[i] = int32(x)
+	}
+	return out
+}
+
+// unbound returns a binding with every variable of s unbound.
+func (g *grounder) unbound(s *schema) []int32 {
+	b := make([]int32, len(s.vars))
+	for i := range b {
+		b[i] = -1
+	}
+	return b
+}
+
+// unify binds the terms args to the objects vals, checking constants,
+// repeated variables and types. It reports failure without undoing.
+func (g *grounder) unify(args []hddl.Term, vals []int, b []int32, s *schema) bool {
+	for i, t := range args {
+		v := int32(vals[i])
+		if !t.IsVar() {
+			if int32(t.Obj()) != v {
+				return false
+			}
+			continue
+		}
+		x := t.Var()
+		switch {
+		case b[x] < 0:
+			if !g.isOfType(int(v), s.vars[x].Type) {
+				return false
+			}
+			b[x] = v
+		case b[x] != v:
+			return false
+		}
+	}
+	return true
+}
+
+// addAction records a new action instance and queues the facts it adds.
+func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
+	params := b[:s.nparams]
+	if _, isNew := g.actRel[s.lifted].add(params); !isNew {
+		return nil
+	}
+	g.actGID[s.lifted] = append(g.actGID[s.lifted], int32(len(g.gActs)))
+	g.gActs = append(g.gActs, gAction{schema: s, binding: append([]int32(nil), b...)})
+	if err := g.budget(s); err != nil {
+		return err
+	}
+	tup := make([]int32, 0, 8)
+	for _, e := range s.effects {
+		if e.del {
+			continue
+		}
+		tup = g.ground(e.args, b, tup[:0])
+		if _, isNew := g.addFact(e.pred, tup); isNew {
+			*queue = append(*queue, tuple{g.rels[e.pred], int32(g.rels[e.pred].size() - 1)})
+		}
+	}
+	return nil
+}
+
+// ground evaluates terms under a binding into tup.
+func (g *grounder) ground(args []hddl.Term, b []int32, tup []int32) []int32 {
+	for _, t := range args {
+		if t.IsVar() {
+			if b[t.Var()] < 0 {
+				panic(fmt.Sprintf("ground: unbound variable %d", t.Var()))
+			}
+			tup = append(tup, b[t.Var()])
+		} else {
+			tup = append(tup, int32(t.Obj()))
+		}
+	}
+	return tup
+}

@@ -1,0 +1,407 @@
+package ground
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/htnsat/htnsat/hddl"
+)
+
+// instantiate grounds the hierarchy top-down: the initial task network
+// (its free variables bound component by component), then for every
+// reachable compound task its methods, whose parameters are bound by the
+// task, by joins over their preconditions and primitive subtasks, and only
+// as a last resort by enumeration.
+func (g *grounder) instantiate() error {
+	if err := g.initialNetwork(); err != nil {
+		return err
+	}
+	for i := 0; i < len(g.gTasks); i++ {
+		if err := g.expand(int32(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// task returns the ground compound task of a lifted task and arguments,
+// creating it if needed.
+func (g *grounder) task(schema int, args []int32) int32 {
+	ti, isNew := g.taskRel[schema].add(args)
+	if !isNew {
+		return g.taskGID[schema][ti]
+	}
+	id := int32(len(g.gTasks))
+	g.taskGID[schema] = append(g.taskGID[schema], id)
+	g.gTasks = append(g.gTasks, gTask{schema: schema, args: append([]int32(nil), args...)})
+	return id
+}
+
+// action returns the ground action of a lifted action and parameters, or
+// false if no such action is reachable.
+func (g *grounder) action(schema int, args []int32) (int32, bool) {
+	ti, ok := g.actRel[schema].find(args)
+	if !ok {
+		return 0, false
+	}
+	return g.actGID[schema][ti], true
+}
+
+// ref grounds a subtask under a binding; ok is false for a primitive
+// subtask with no reachable action.
+func (g *grounder) ref(st *hddl.Subtask, b []int32, tup []int32) (gRef, bool) {
+	tup = g.ground(st.Args, b, tup[:0])
+	if st.Task.Primitive {
+		a, ok := g.action(st.Task.Index, tup)
+		return gRef{prim: true, idx: a}, ok
+	}
+	return gRef{idx: g.task(st.Task.Index, tup)}, true
+}
+
+// expand instantiates the methods of ground compound task ti.
+func (g *grounder) expand(ti int32) error {
+	t := &g.gTasks[ti]
+	if t.schema < 0 {
+		return nil // choice tasks get their methods when they are made
+	}
+	args := t.args
+	tup := make([]int32, 0, 8)
+	for mi := range g.d.Methods {
+		m := &g.d.Methods[mi]
+		if m.Task != t.schema {
+			continue
+		}
+		for _, s := range g.methods[mi] {
+			binding := g.unbound(s)
+			if !g.unify(m.TaskArgs, int32sToInts(args), binding, s) {
+				continue
+			}
+			pl, ok := s.plans[-2]
+			if !ok {
+				bound := make([]bool, len(binding))
+				for i, x := range binding {
+					bound[i] = x >= 0
+				}
+				pl = s.q.plan(bound)
+				s.plans[-2] = pl
+			}
+			err := g.j.run(pl, binding, func(b []int32) error {
+				gm := gMethod{schema: s, binding: append([]int32(nil), b...), task: ti, total: m.Network.Total}
+				for k := range m.Network.Subtasks {
+					r, ok := g.ref(&m.Network.Subtasks[k], b, tup)
+					if !ok {
+						return nil // cannot happen: primitive subtasks are join atoms
+					}
+					gm.subtasks = append(gm.subtasks, r)
+				}
+				for _, o := range m.Network.Ordering {
+					gm.ordering = append(gm.ordering, Order{Before: int32(o.Before), After: int32(o.After)})
+				}
+				g.gTasks[ti].methods = append(g.gTasks[ti].methods, int32(len(g.gMethods)))
+				g.gMethods = append(g.gMethods, gm)
+				return g.budget(s)
+			})
+			if err != nil {
+				return err
+			}
+			t = &g.gTasks[ti] // g.gTasks may have grown
+		}
+	}
+	return nil
+}
+
+func int32sToInts(xs []int32) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x)
+	}
+	return out
+}
+
+// initialNetwork grounds the initial task network. Tasks that share free
+// variables (directly, or through :constraints) form a component; the
+// component is widened until every other task is ordered the same way with
+// respect to all its members, so that it can stand as one node. A
+// component with free variables becomes a synthetic choice task with one
+// method per binding of its variables; tasks without free variables stand
+// for themselves. So n fill tasks with a digit variable each give n choice
+// tasks of 9 methods, not one method per combination of n digits.
+func (g *grounder) initialNetwork() error {
+	p := g.p
+	net := &p.Initial
+	n := len(net.Subtasks)
+	// union-find over tasks, joined through shared variables
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	union := func(a, b int) { parent[find(a)] = find(b) }
+	varTask := map[int]int{} // variable -> a task using it
+	for i, st := range net.Subtasks {
+		for _, t := range st.Args {
+			if t.IsVar() {
+				if j, ok := varTask[t.Var()]; ok {
+					union(i, j)
+				} else {
+					varTask[t.Var()] = i
+				}
+			}
+		}
+	}
+	g.norm.scopeVars = p.Vars
+	cons, err := g.norm.dnf(p.Constraints, false, nil)
+	if err != nil {
+		return fmt.Errorf("initial task network constraints: %w", err)
+	}
+	if len(cons) == 0 {
+		return fmt.Errorf("%w: the constraints of the initial task network are unsatisfiable", ErrUnsolvable)
+	}
+	if len(cons) > 1 {
+		return fmt.Errorf("disjunctive constraints on the initial task network are %w", errNotSupported)
+	}
+	for _, l := range cons[0] {
+		first := -1
+		for _, t := range l.args {
+			if !t.IsVar() {
+				continue
+			}
+			j, ok := varTask[t.Var()]
+			if !ok {
+				continue // a variable no task uses
+			}
+			if first < 0 {
+				first = j
+			} else {
+				union(first, j)
+			}
+		}
+	}
+	// widen components to modules of the ordering
+	before := closure(n, net.Ordering)
+	for changed := true; changed; {
+		changed = false
+		members := map[int][]int{}
+		for i := 0; i < n; i++ {
+			members[find(i)] = append(members[find(i)], i)
+		}
+		for _, ms := range members {
+			if len(ms) < 2 {
+				continue
+			}
+			for o := 0; o < n; o++ {
+				if find(o) == find(ms[0]) {
+					continue
+				}
+				rel := func(m int) int {
+					switch {
+					case before[o][m]:
+						return 1
+					case before[m][o]:
+						return 2
+					}
+					return 0
+				}
+				r0 := rel(ms[0])
+				for _, m := range ms[1:] {
+					if rel(m) != r0 {
+						union(o, ms[0])
+						changed = true
+						break
+					}
+				}
+			}
+		}
+	}
+	// components in order of their first task
+	compOf := map[int]int{}
+	var comps [][]int
+	for i := 0; i < n; i++ {
+		r := find(i)
+		c, ok := compOf[r]
+		if !ok {
+			c = len(comps)
+			compOf[r] = c
+			comps = append(comps, nil)
+		}
+		comps[c] = append(comps[c], i)
+	}
+	node := make([]int, n) // task -> component
+	for c, ms := range comps {
+		for _, m := range ms {
+			node[m] = c
+		}
+	}
+	tup := make([]int32, 0, 8)
+	for _, ms := range comps {
+		r, err := g.component(ms, cons[0], tup)
+		if err != nil {
+			return err
+		}
+		g.initial = append(g.initial, r)
+	}
+	seen := map[Order]bool{}
+	for _, o := range net.Ordering {
+		a, b := node[o.Before], node[o.After]
+		if a == b {
+			continue
+		}
+		k := Order{Before: int32(a), After: int32(b)}
+		if !seen[k] {
+			seen[k] = true
+			g.initialOrder = append(g.initialOrder, k)
+		}
+	}
+	g.initialTotal = net.Total
+	if net.Total {
+		g.initialOrder = g.initialOrder[:0]
+		for i := 1; i < len(comps); i++ {
+			g.initialOrder = append(g.initialOrder, Order{Before: int32(i - 1), After: int32(i)})
+		}
+	}
+	return nil
+}
+
+// closure returns the transitive closure of an ordering over n tasks.
+func closure(n int, order []hddl.Order) [][]bool {
+	before := make([][]bool, n)
+	for i := range before {
+		before[i] = make([]bool, n)
+	}
+	succ := make([][]int, n)
+	for _, o := range order {
+		succ[o.Before] = append(succ[o.Before], o.After)
+	}
+	for i := 0; i < n; i++ {
+		stack := append([]int(nil), succ[i]...)
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if before[i][x] {
+				continue
+			}
+			before[i][x] = true
+			stack = append(stack, succ[x]...)
+		}
+	}
+	return before
+}
+
+// component grounds one component of the initial network: a task without
+// free variables directly, otherwise a choice task whose methods are the
+// bindings of the component's variables.
+func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
+	p := g.p
+	net := &p.Initial
+	vars := map[int]bool{}
+	for _, m := range ms {
+		for _, t := range net.Subtasks[m].Args {
+			if t.IsVar() {
+				vars[t.Var()] = true
+			}
+		}
+	}
+	noBinding := make([]int32, len(p.Vars))
+	for i := range noBinding {
+		noBinding[i] = -1
+	}
+	if len(vars) == 0 && len(ms) == 1 {
+		r, ok := g.ref(&net.Subtasks[ms[0]], noBinding, tup)
+		if !ok {
+			return gRef{}, fmt.Errorf("%w: initial task %s is not reachable", ErrUnsolvable, g.d.TaskName(net.Subtasks[ms[0]].Task))
+		}
+		return r, nil
+	}
+	// the query over the component's variables: primitive members are
+	// atoms, constraints over its variables are filters
+	q := &query{name: "the initial task network", vars: p.Vars, need: make([]bool, len(p.Vars)), skip: make([]bool, len(p.Vars))}
+	for v := range p.Vars {
+		q.need[v] = vars[v]
+		q.skip[v] = !vars[v]
+	}
+	for _, m := range ms {
+		st := &net.Subtasks[m]
+		switch {
+		case st.Task.Primitive:
+			q.atoms = append(q.atoms, atom{rel: g.actRel[st.Task.Index], args: st.Args})
+		case g.needBU[st.Task.Index]:
+			q.atoms = append(q.atoms, atom{rel: g.buRel[st.Task.Index], args: st.Args})
+		}
+	}
+	for _, l := range cons {
+		inComp := false
+		for _, t := range l.args {
+			if t.IsVar() && vars[t.Var()] {
+				inComp = true
+			}
+		}
+		if !inComp {
+			continue
+		}
+		switch {
+		case l.pred == eqPred && !l.neg:
+			q.filters = append(q.filters, filter{kind: fEqual, args: l.args})
+		case l.pred == eqPred:
+			q.filters = append(q.filters, filter{kind: fNotEqual, args: l.args})
+		case g.static[l.pred] && !l.neg:
+			q.atoms = append(q.atoms, atom{rel: g.rels[l.pred], args: l.args})
+		case g.static[l.pred]:
+			q.filters = append(q.filters, filter{kind: fNotIn, rel: g.rels[l.pred], args: l.args})
+		default:
+			return gRef{}, fmt.Errorf("constraints on the initial task network over fluent predicates are %w", errNotSupported)
+		}
+	}
+	// the members in an order consistent with the ordering, and the
+	// ordering among them
+	sort.Ints(ms)
+	pos := map[int]int32{}
+	for i, m := range ms {
+		pos[m] = int32(i)
+	}
+	var ordering []Order
+	for _, o := range net.Ordering {
+		a, okA := pos[o.Before]
+		b, okB := pos[o.After]
+		if okA && okB {
+			ordering = append(ordering, Order{Before: a, After: b})
+		}
+	}
+	choice := int32(len(g.gTasks))
+	g.gTasks = append(g.gTasks, gTask{schema: -1})
+	var varList []int
+	for v := range p.Vars {
+		if vars[v] {
+			varList = append(varList, v)
+		}
+	}
+	binding := append([]int32(nil), noBinding...)
+	pl := q.plan(make([]bool, len(p.Vars)))
+	s := &schema{name: "the initial task network"}
+	err := g.j.run(pl, binding, func(b []int32) error {
+		gm := gMethod{task: choice, ordering: ordering, total: net.Total}
+		for _, v := range varList {
+			gm.binding = append(gm.binding, b[v])
+		}
+		for _, m := range ms {
+			r, ok := g.ref(&net.Subtasks[m], b, tup)
+			if !ok {
+				return nil
+			}
+			gm.subtasks = append(gm.subtasks, r)
+		}
+		g.gTasks[choice].methods = append(g.gTasks[choice].methods, int32(len(g.gMethods)))
+		g.gMethods = append(g.gMethods, gm)
+		return g.budget(s)
+	})
+	if err != nil {
+		return gRef{}, err
+	}
+	return gRef{idx: choice}, nil
+}

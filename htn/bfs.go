@@ -1,0 +1,396 @@
+package htn
+
+import (
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"sort"
+
+	"github.com/htnsat/htnsat/ground"
+)
+
+// The best-first searches (greedy and A*) keep every open node, so nodes
+// are immutable: each holds its own state and task network, and a parent
+// pointer with the decision that made it, from which the plan is rebuilt.
+//
+// The heuristic is the least number of actions the tasks of the network
+// decompose into, ignoring preconditions (admissible for A* on plan
+// length); g is the number of actions applied so far.
+
+type bent struct {
+	uid  int32
+	kind uint8
+	id   int32
+}
+
+type bnet struct {
+	ents  []bent
+	edges [][2]int32 // uids: before, after
+}
+
+type bnode struct {
+	parent *bnode
+	// the decision that made this node: an entry applied, or decomposed
+	// by method into the entries with uids [first, first+count)
+	uid          int32
+	method       int32
+	first, count int32
+	state        []uint64
+	net          *bnet
+	g, h         int32
+	nextUID      int32
+	index        int // heap index
+}
+
+type bheap struct {
+	nodes []*bnode
+	astar bool
+}
+
+func (h *bheap) Len() int { return len(h.nodes) }
+func (h *bheap) Less(i, j int) bool {
+	a, b := h.nodes[i], h.nodes[j]
+	fa, fb := a.h, b.h
+	if h.astar {
+		fa, fb = a.g+a.h, b.g+b.h
+	}
+	if fa != fb {
+		return fa < fb
+	}
+	return a.g > b.g // deeper first among equals
+}
+func (h *bheap) Swap(i, j int) {
+	h.nodes[i], h.nodes[j] = h.nodes[j], h.nodes[i]
+	h.nodes[i].index, h.nodes[j].index = i, j
+}
+func (h *bheap) Push(x any) { n := x.(*bnode); n.index = len(h.nodes); h.nodes = append(h.nodes, n) }
+func (h *bheap) Pop() any {
+	n := h.nodes[len(h.nodes)-1]
+	h.nodes = h.nodes[:len(h.nodes)-1]
+	return n
+}
+
+type bfs struct {
+	v       *view
+	opt     Options
+	visited map[string]struct{}
+	key     []byte
+}
+
+func hasFact(s []uint64, f ground.FactID) bool { return s[f>>6]&(1<<(uint(f)&63)) != 0 }
+
+func holdsIn(s []uint64, pre, neg []ground.FactID) bool {
+	for _, f := range pre {
+		if !hasFact(s, f) {
+			return false
+		}
+	}
+	for _, f := range neg {
+		if hasFact(s, f) {
+			return false
+		}
+	}
+	return true
+}
+
+func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats) (*Solution, *Stats, error) {
+	t := v.t
+	b := &bfs{v: v, opt: opt, visited: map[string]struct{}{}}
+	root := &bnode{method: -1, net: &bnet{}}
+	root.state = make([]uint64, (v.nFacts+63)/64)
+	for _, f := range t.Init {
+		root.state[f>>6] |= 1 << (uint(f) & 63)
+	}
+	for i, id := range t.Initial {
+		root.net.ents = append(root.net.ents, bent{uid: int32(i), kind: nodeTask, id: int32(id)})
+	}
+	for _, o := range t.InitialOrder {
+		root.net.edges = append(root.net.edges, [2]int32{o.Before, o.After})
+	}
+	root.nextUID = int32(len(t.Initial))
+	root.h = b.h(root.net)
+	open := &bheap{astar: search == AStar}
+	heap.Push(open, root)
+	for open.Len() > 0 {
+		n := heap.Pop(open).(*bnode)
+		stats.Nodes++
+		if stats.Nodes&255 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, stats, err
+			}
+			if opt.MaxNodes > 0 && stats.Nodes > opt.MaxNodes {
+				return nil, stats, ErrNodeLimit
+			}
+		}
+		if len(n.net.ents) == 0 {
+			if holdsIn(n.state, t.Goal, t.GoalNeg) {
+				return b.solution(n), stats, nil
+			}
+			continue
+		}
+		for _, c := range b.successors(n) {
+			if b.seen(c) {
+				stats.Duplicates++
+				continue
+			}
+			heap.Push(open, c)
+		}
+	}
+	return nil, stats, ErrNoPlan
+}
+
+func (b *bfs) h(net *bnet) int32 {
+	var s int64
+	for _, e := range net.ents {
+		if e.kind == nodeTask {
+			s += int64(b.v.cost[e.id])
+		}
+	}
+	if s > 1<<30 {
+		s = 1 << 30
+	}
+	return int32(s)
+}
+
+// seen records a node's state and network and reports duplicates. The
+// network is written in a canonical order (entries sorted by task, edges
+// by the tasks they join), which identifies equal networks.
+func (b *bfs) seen(n *bnode) bool {
+	k := b.key[:0]
+	for _, w := range n.state {
+		k = binary.LittleEndian.AppendUint64(k, w)
+	}
+	ents := n.net.ents
+	pos := map[int32]int{}
+	order := make([]int, len(ents))
+	for i := range order {
+		order[i] = i
+	}
+	total := b.v.total
+	if !total {
+		sort.Slice(order, func(i, j int) bool {
+			a, c := ents[order[i]], ents[order[j]]
+			if a.kind != c.kind {
+				return a.kind < c.kind
+			}
+			return a.id < c.id
+		})
+	}
+	for i, o := range order {
+		pos[ents[o].uid] = i
+		k = binary.AppendUvarint(k, uint64(ents[o].kind)<<32|uint64(uint32(ents[o].id)))
+	}
+	if !total {
+		pairs := make([][2]int, 0, len(n.net.edges))
+		for _, e := range n.net.edges {
+			pairs = append(pairs, [2]int{pos[e[0]], pos[e[1]]})
+		}
+		sort.Slice(pairs, func(i, j int) bool {
+			if pairs[i][0] != pairs[j][0] {
+				return pairs[i][0] < pairs[j][0]
+			}
+			return pairs[i][1] < pairs[j][1]
+		})
+		for _, p := range pairs {
+			k = binary.AppendUvarint(k, uint64(p[0]))
+			k = binary.AppendUvarint(k, uint64(p[1]))
+		}
+	}
+	b.key = k
+	if _, ok := b.visited[string(k)]; ok {
+		return true
+	}
+	b.visited[string(k)] = struct{}{}
+	return false
+}
+
+// successors follow the same rules as the depth-first search: a check
+// that holds runs at once; applicable actions are tried; the most
+// constrained compound task is decomposed (in eager mode only when no
+// action applies).
+func (b *bfs) successors(n *bnode) []*bnode {
+	v := b.v
+	net := n.net
+	hasPred := map[int32]bool{}
+	for _, e := range net.edges {
+		hasPred[e[1]] = true
+	}
+	var prims, comps []int
+	for i, e := range net.ents {
+		if hasPred[e.uid] {
+			continue
+		}
+		if e.kind == nodeCheck || int(e.id) < v.nA {
+			prims = append(prims, i)
+		} else {
+			comps = append(comps, i)
+		}
+	}
+	for _, i := range prims {
+		e := net.ents[i]
+		if e.kind != nodeCheck {
+			continue
+		}
+		sm := &v.meths[e.id]
+		if holdsIn(n.state, sm.pre, sm.negPre) {
+			return []*bnode{b.apply(n, i)}
+		}
+		if !b.opt.CompletePO {
+			return nil
+		}
+	}
+	var out []*bnode
+	for _, i := range prims {
+		e := net.ents[i]
+		if e.kind == nodeCheck {
+			continue
+		}
+		a := &v.t.Actions[e.id]
+		if holdsIn(n.state, a.Pre, a.NegPre) {
+			out = append(out, b.apply(n, i))
+		}
+	}
+	if len(comps) == 0 || (len(out) > 0 && !b.opt.CompletePO) {
+		return out
+	}
+	best := comps[0]
+	if b.opt.MRV {
+		for _, i := range comps[1:] {
+			if len(v.taskMeths[int(net.ents[i].id)-v.nA]) < len(v.taskMeths[int(net.ents[best].id)-v.nA]) {
+				best = i
+			}
+		}
+	} else {
+		best = comps[len(comps)-1]
+	}
+	for _, m := range v.taskMeths[int(net.ents[best].id)-v.nA] {
+		out = append(out, b.decompose(n, best, m))
+	}
+	return out
+}
+
+func (b *bfs) apply(n *bnode, i int) *bnode {
+	e := n.net.ents[i]
+	c := &bnode{parent: n, uid: e.uid, method: -1, g: n.g, nextUID: n.nextUID}
+	c.state = n.state
+	if e.kind == nodeTask {
+		a := &b.v.t.Actions[e.id]
+		c.state = append([]uint64(nil), n.state...)
+		for _, f := range a.Del {
+			c.state[f>>6] &^= 1 << (uint(f) & 63)
+		}
+		for _, f := range a.Add {
+			c.state[f>>6] |= 1 << (uint(f) & 63)
+		}
+		c.g++
+	}
+	net := &bnet{ents: make([]bent, 0, len(n.net.ents)-1)}
+	net.ents = append(append(net.ents, n.net.ents[:i]...), n.net.ents[i+1:]...)
+	for _, ed := range n.net.edges {
+		if ed[0] != e.uid {
+			net.edges = append(net.edges, ed)
+		}
+	}
+	c.net = net
+	c.h = b.h(net)
+	return c
+}
+
+func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
+	e := n.net.ents[i]
+	sm := &b.v.meths[m]
+	c := &bnode{parent: n, uid: e.uid, method: m, g: n.g, state: n.state}
+	uid := n.nextUID
+	c.first = uid
+	net := &bnet{}
+	net.ents = append(append(net.ents, n.net.ents[:i]...), n.net.ents[i+1:]...)
+	check := int32(-1)
+	if len(sm.pre)+len(sm.negPre) > 0 {
+		check = uid
+		net.ents = append(net.ents, bent{uid: uid, kind: nodeCheck, id: m})
+		uid++
+	}
+	base := uid
+	for _, s := range sm.subtasks {
+		net.ents = append(net.ents, bent{uid: uid, kind: nodeTask, id: int32(s)})
+		uid++
+	}
+	k := int32(len(sm.subtasks))
+	hasSucc := make([]bool, k)
+	for _, o := range sm.ordering {
+		net.edges = append(net.edges, [2]int32{base + o.Before, base + o.After})
+		hasSucc[o.Before] = true
+	}
+	var succ []int32
+	for _, ed := range n.net.edges {
+		if ed[0] == e.uid {
+			succ = append(succ, ed[1])
+		} else {
+			net.edges = append(net.edges, ed)
+		}
+	}
+	if check >= 0 {
+		for j := int32(0); j < k; j++ {
+			net.edges = append(net.edges, [2]int32{check, base + j})
+		}
+		if k == 0 {
+			for _, x := range succ {
+				net.edges = append(net.edges, [2]int32{check, x})
+			}
+		}
+	}
+	for j := int32(0); j < k; j++ {
+		if !hasSucc[j] {
+			for _, x := range succ {
+				net.edges = append(net.edges, [2]int32{base + j, x})
+			}
+		}
+	}
+	c.count = uid - c.first
+	c.nextUID = uid
+	c.net = net
+	c.h = b.h(net)
+	return c
+}
+
+// solution rebuilds the plan from the parent pointers of a goal node.
+func (b *bfs) solution(goal *bnode) *Solution {
+	var path []*bnode
+	for n := goal; n.parent != nil; n = n.parent {
+		path = append(path, n)
+	}
+	sol := &Solution{}
+	tree := map[int32]int32{} // uid -> tree node
+	kinds := map[int32]bent{}
+	for i, id := range b.v.t.Initial {
+		tree[int32(i)] = int32(len(sol.Nodes))
+		sol.Nodes = append(sol.Nodes, SolNode{Task: id, Method: -1})
+		sol.Roots = append(sol.Roots, tree[int32(i)])
+		kinds[int32(i)] = bent{kind: nodeTask}
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		n := path[i]
+		if n.method < 0 {
+			if k, ok := kinds[n.uid]; ok && k.kind == nodeTask {
+				sol.Order = append(sol.Order, tree[n.uid])
+			}
+			continue
+		}
+		sm := &b.v.meths[n.method]
+		uid := n.first
+		if len(sm.pre)+len(sm.negPre) > 0 {
+			kinds[uid] = bent{kind: nodeCheck}
+			uid++
+		}
+		var kids []int32
+		for _, s := range sm.subtasks {
+			tree[uid] = int32(len(sol.Nodes))
+			sol.Nodes = append(sol.Nodes, SolNode{Task: s, Method: -1})
+			kinds[uid] = bent{kind: nodeTask}
+			kids = append(kids, tree[uid])
+			uid++
+		}
+		attach(b.v, sol, tree[n.uid], n.method, kids)
+	}
+	return sol
+}

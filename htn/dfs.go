@@ -1,0 +1,525 @@
+package htn
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+
+	"github.com/htnsat/htnsat/ground"
+)
+
+// The depth-first progression search works on one state and one task
+// network, changed in place and restored on backtracking.
+//
+// A network node is a task (primitive or compound) or a precondition check
+// standing for a method whose subtasks are still to come: the method's
+// precondition must hold where its first subtask runs, so its check node
+// precedes all of them.
+
+const (
+	nodeTask  uint8 = iota
+	nodeCheck       // precondition of method id
+)
+
+type netNode struct {
+	kind  uint8
+	id    int32 // TaskID, or search method for a check
+	preds int32 // predecessors not yet done
+	alive bool
+	succ  []int32
+}
+
+// step is one decision on the current path, for undoing it and for
+// writing the plan: a primitive applied, a check passed, or a compound
+// decomposed into the nodes [first, first+count).
+type step struct {
+	node   int32
+	method int32 // -1 unless a decomposition
+	first  int32
+	count  int32
+	// undo data
+	changed []ground.FactID // facts that flipped (primitive only)
+	trail   int             // length of the liveness trail before the step
+	nodes   int             // number of network nodes before the step
+}
+
+type dfs struct {
+	v     *view
+	opt   Options
+	ctx   context.Context
+	state []uint64
+	nodes []netNode
+	path  []step
+	stats *Stats
+
+	// liveness: methods and actions whose preconditions can never hold
+	// again, and compound tasks left without a live method
+	methDead []bool
+	actDead  []bool
+	count    []int32 // live methods per compound task
+	trail    []int32
+	inNet    []int32 // alive network nodes per TaskID
+	checkIn  []int32 // alive check nodes per method
+	deadEnd  int     // tasks or checks in the network that died
+
+	visited map[string]struct{}
+	key     []byte
+}
+
+var errStop = errors.New("stop")
+
+func (s *dfs) has(f ground.FactID) bool { return s.state[f>>6]&(1<<(uint(f)&63)) != 0 }
+
+func (s *dfs) flip(f ground.FactID) { s.state[f>>6] ^= 1 << (uint(f) & 63) }
+
+func (s *dfs) holds(pre, neg []ground.FactID) bool {
+	for _, f := range pre {
+		if !s.has(f) {
+			return false
+		}
+	}
+	for _, f := range neg {
+		if s.has(f) {
+			return false
+		}
+	}
+	return true
+}
+
+func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
+	t := v.t
+	s := &dfs{v: v, opt: opt, ctx: ctx, stats: stats}
+	s.state = make([]uint64, (v.nFacts+63)/64)
+	for _, f := range t.Init {
+		s.flip(f)
+	}
+	s.methDead = make([]bool, len(v.meths))
+	s.actDead = make([]bool, v.nA)
+	s.count = make([]int32, len(t.Compounds))
+	for c, ms := range v.taskMeths {
+		s.count[c] = int32(len(ms))
+	}
+	s.inNet = make([]int32, t.NumTasks())
+	s.checkIn = make([]int32, len(v.meths))
+	// the initial network
+	for _, id := range t.Initial {
+		s.addNode(nodeTask, int32(id))
+	}
+	for _, o := range t.InitialOrder {
+		s.nodes[o.Before].succ = append(s.nodes[o.Before].succ, o.After)
+		s.nodes[o.After].preds++
+	}
+	// what the initial state already rules out
+	if opt.DeadEnds {
+		for f := 0; f < v.nFacts; f++ {
+			fid := ground.FactID(f)
+			if s.has(fid) {
+				s.killAll(v.killOnTrue[f])
+			} else {
+				s.killAll(v.killOnFalse[f])
+			}
+		}
+	}
+	s.trail = s.trail[:0] // the initial kills are never undone
+	if v.recursive {
+		s.visited = map[string]struct{}{}
+	}
+	return s
+}
+
+func (s *dfs) addNode(kind uint8, id int32) int32 {
+	n := int32(len(s.nodes))
+	s.nodes = append(s.nodes, netNode{kind: kind, id: id, alive: true})
+	if kind == nodeTask {
+		s.inNet[id]++
+		if s.taskDead(ground.TaskID(id)) {
+			s.deadEnd++
+		}
+	} else {
+		s.checkIn[id]++
+		if s.methDead[id] {
+			s.deadEnd++
+		}
+	}
+	return n
+}
+
+func (s *dfs) removeNode(n int32) {
+	nd := &s.nodes[n]
+	nd.alive = false
+	if nd.kind == nodeTask {
+		s.inNet[nd.id]--
+		if s.taskDead(ground.TaskID(nd.id)) {
+			s.deadEnd--
+		}
+	} else {
+		s.checkIn[nd.id]--
+		if s.methDead[nd.id] {
+			s.deadEnd--
+		}
+	}
+}
+
+func (s *dfs) restoreNode(n int32) {
+	nd := &s.nodes[n]
+	nd.alive = true
+	if nd.kind == nodeTask {
+		s.inNet[nd.id]++
+		if s.taskDead(ground.TaskID(nd.id)) {
+			s.deadEnd++
+		}
+	} else {
+		s.checkIn[nd.id]++
+		if s.methDead[nd.id] {
+			s.deadEnd++
+		}
+	}
+}
+
+func (s *dfs) taskDead(id ground.TaskID) bool {
+	if int(id) < s.v.nA {
+		return s.actDead[id]
+	}
+	return s.count[int(id)-s.v.nA] == 0
+}
+
+// ---------------------------------------------------------------- liveness
+
+func (s *dfs) killAll(refs []int32) {
+	for _, r := range refs {
+		if r >= 0 {
+			s.killMethod(r)
+		} else {
+			s.killAction(-1 - r)
+		}
+	}
+}
+
+func (s *dfs) killMethod(m int32) {
+	if s.methDead[m] {
+		return
+	}
+	s.methDead[m] = true
+	s.trail = append(s.trail, m)
+	s.deadEnd += int(s.checkIn[m])
+	c := int(s.v.meths[m].task) - s.v.nA
+	s.count[c]--
+	if s.count[c] == 0 {
+		s.taskDied(s.v.meths[m].task)
+	}
+}
+
+func (s *dfs) killAction(a int32) {
+	if s.actDead[a] {
+		return
+	}
+	s.actDead[a] = true
+	s.trail = append(s.trail, -1-a)
+	s.taskDied(ground.TaskID(a))
+}
+
+func (s *dfs) taskDied(id ground.TaskID) {
+	s.deadEnd += int(s.inNet[id])
+	for _, u := range s.v.users[id] {
+		s.killMethod(u)
+	}
+}
+
+// undoTrail revives what was killed after the trail had length n.
+func (s *dfs) undoTrail(n int) {
+	for len(s.trail) > n {
+		r := s.trail[len(s.trail)-1]
+		s.trail = s.trail[:len(s.trail)-1]
+		if r >= 0 {
+			c := int(s.v.meths[r].task) - s.v.nA
+			if s.count[c] == 0 {
+				s.deadEnd -= int(s.inNet[s.v.meths[r].task])
+			}
+			s.count[c]++
+			s.methDead[r] = false
+			s.deadEnd -= int(s.checkIn[r])
+		} else {
+			a := -1 - r
+			s.actDead[a] = false
+			s.deadEnd -= int(s.inNet[a])
+		}
+	}
+}
+
+// ---------------------------------------------------------------- moves
+
+// apply executes primitive or check node n.
+func (s *dfs) apply(n int32) {
+	nd := &s.nodes[n]
+	st := step{node: n, method: -1, trail: len(s.trail), nodes: len(s.nodes)}
+	if nd.kind == nodeTask {
+		a := &s.v.t.Actions[nd.id]
+		for _, f := range a.Del {
+			if s.has(f) {
+				s.flip(f)
+				st.changed = append(st.changed, f)
+			}
+		}
+		for _, f := range a.Add {
+			if !s.has(f) {
+				s.flip(f)
+				st.changed = append(st.changed, f)
+			}
+		}
+		if s.opt.DeadEnds {
+			for _, f := range st.changed {
+				if s.has(f) {
+					if s.v.neverDel[f] {
+						s.killAll(s.v.killOnTrue[f])
+					}
+				} else if s.v.neverAdd[f] {
+					s.killAll(s.v.killOnFalse[f])
+				}
+			}
+		}
+	}
+	s.removeNode(n)
+	for _, x := range nd.succ {
+		s.nodes[x].preds--
+	}
+	s.path = append(s.path, st)
+}
+
+// decompose replaces compound node n by the subtasks of search method m,
+// preceded by a check node if m has a precondition.
+func (s *dfs) decompose(n int32, m int32) {
+	sm := &s.v.meths[m]
+	st := step{node: n, method: m, trail: len(s.trail), nodes: len(s.nodes)}
+	succ := s.nodes[n].succ
+	s.removeNode(n)
+	first := int32(len(s.nodes))
+	check := int32(-1)
+	if len(sm.pre)+len(sm.negPre) > 0 {
+		check = s.addNode(nodeCheck, m)
+	}
+	base := int32(len(s.nodes))
+	for _, t := range sm.subtasks {
+		s.addNode(nodeTask, int32(t))
+	}
+	k := int32(len(sm.subtasks))
+	hasSucc := make([]bool, k)
+	for _, o := range sm.ordering {
+		s.nodes[base+o.Before].succ = append(s.nodes[base+o.Before].succ, base+o.After)
+		s.nodes[base+o.After].preds++
+		hasSucc[o.Before] = true
+	}
+	if check >= 0 {
+		for i := int32(0); i < k; i++ {
+			s.nodes[check].succ = append(s.nodes[check].succ, base+i)
+			s.nodes[base+i].preds++
+		}
+		if k == 0 {
+			// an empty method: the check takes the task's place
+			s.nodes[check].succ = append(s.nodes[check].succ, succ...)
+			for _, x := range succ {
+				s.nodes[x].preds++
+			}
+		}
+	}
+	for i := int32(0); i < k; i++ {
+		if !hasSucc[i] {
+			s.nodes[base+i].succ = append(s.nodes[base+i].succ, succ...)
+			for _, x := range succ {
+				s.nodes[x].preds++
+			}
+		}
+	}
+	for _, x := range succ {
+		s.nodes[x].preds--
+	}
+	st.first, st.count = first, int32(len(s.nodes))-first
+	s.path = append(s.path, st)
+}
+
+// undo reverts the last step.
+func (s *dfs) undo() {
+	st := s.path[len(s.path)-1]
+	s.path = s.path[:len(s.path)-1]
+	n := st.node
+	nd := &s.nodes[n]
+	if st.method < 0 {
+		for _, x := range nd.succ {
+			s.nodes[x].preds++
+		}
+		s.restoreNode(n)
+		for _, f := range st.changed {
+			s.flip(f)
+		}
+		s.undoTrail(st.trail)
+		return
+	}
+	// drop the new nodes and their edges to n's successors
+	for i := int32(len(s.nodes)) - 1; i >= st.first; i-- {
+		c := &s.nodes[i]
+		if c.alive {
+			s.removeNode(i)
+		}
+		for _, x := range c.succ {
+			if x < st.first {
+				s.nodes[x].preds--
+			}
+		}
+	}
+	s.nodes = s.nodes[:st.first]
+	for _, x := range nd.succ {
+		s.nodes[x].preds++
+	}
+	s.restoreNode(n)
+	s.undoTrail(st.trail)
+}
+
+// ---------------------------------------------------------------- search
+
+// frontier lists the alive nodes without pending predecessors: checks and
+// primitive tasks in prims, compound tasks in comps.
+func (s *dfs) frontier(prims, comps []int32) ([]int32, []int32) {
+	for i := range s.nodes {
+		nd := &s.nodes[i]
+		if !nd.alive || nd.preds > 0 {
+			continue
+		}
+		if nd.kind == nodeCheck || int(nd.id) < s.v.nA {
+			prims = append(prims, int32(i))
+		} else {
+			comps = append(comps, int32(i))
+		}
+	}
+	return prims, comps
+}
+
+func (s *dfs) goalHolds() bool {
+	t := s.v.t
+	return s.holds(t.Goal, t.GoalNeg)
+}
+
+// visitedBefore records (state, network) and reports whether it was seen.
+func (s *dfs) visitedBefore() bool {
+	k := s.key[:0]
+	for _, w := range s.state {
+		k = binary.LittleEndian.AppendUint64(k, w)
+	}
+	for i := range s.nodes {
+		nd := &s.nodes[i]
+		if !nd.alive {
+			continue
+		}
+		k = binary.AppendUvarint(k, uint64(nd.kind)<<32|uint64(nd.id))
+		k = binary.AppendUvarint(k, uint64(len(nd.succ)))
+		for _, x := range nd.succ {
+			k = binary.AppendUvarint(k, uint64(s.nodes[x].id))
+		}
+	}
+	s.key = k
+	if _, ok := s.visited[string(k)]; ok {
+		return true
+	}
+	s.visited[string(k)] = struct{}{}
+	return false
+}
+
+func (s *dfs) search() (bool, error) {
+	s.stats.Nodes++
+	if s.stats.Nodes&1023 == 0 {
+		if err := s.ctx.Err(); err != nil {
+			return false, err
+		}
+		if s.opt.MaxNodes > 0 && s.stats.Nodes > s.opt.MaxNodes {
+			return false, ErrNodeLimit
+		}
+	}
+	if s.deadEnd > 0 {
+		s.stats.DeadEnds++
+		return false, nil
+	}
+	if s.visited != nil && s.visitedBefore() {
+		s.stats.Duplicates++
+		return false, nil
+	}
+	prims, comps := s.frontier(nil, nil)
+	if len(prims) == 0 && len(comps) == 0 {
+		return s.goalHolds(), nil
+	}
+	// A check that holds now may as well run now: it changes nothing and
+	// only frees its successors. In eager mode a method's precondition must
+	// hold when it is chosen, as in SHOP2; the complete mode lets a check
+	// wait for other tasks to make it true.
+	for _, n := range prims {
+		nd := &s.nodes[n]
+		if nd.kind != nodeCheck {
+			continue
+		}
+		sm := &s.v.meths[nd.id]
+		if s.holds(sm.pre, sm.negPre) {
+			s.apply(n)
+			if ok, err := s.search(); ok || err != nil {
+				return ok, err
+			}
+			s.undo()
+			return false, nil
+		}
+		if !s.opt.CompletePO {
+			return false, nil
+		}
+	}
+	// Applicable primitive tasks first, trying each as the next one; then
+	// the most constrained compound task, trying each of its methods. In
+	// eager mode (as in SHOP2) a compound task is decomposed only when no
+	// primitive task can be applied, so a method's actions run as soon as
+	// they can; the complete mode also tries the decompositions after the
+	// actions.
+	applied := false
+	for _, n := range prims {
+		nd := &s.nodes[n]
+		if nd.kind == nodeCheck || s.actDead[nd.id] {
+			continue
+		}
+		a := &s.v.t.Actions[nd.id]
+		if !s.holds(a.Pre, a.NegPre) {
+			continue
+		}
+		applied = true
+		s.apply(n)
+		if ok, err := s.search(); ok || err != nil {
+			return ok, err
+		}
+		s.undo()
+	}
+	if len(comps) == 0 || (applied && !s.opt.CompletePO) {
+		return false, nil
+	}
+	best := s.pick(comps)
+	c := int(s.nodes[best].id) - s.v.nA
+	for _, m := range s.v.taskMeths[c] {
+		if s.methDead[m] {
+			continue
+		}
+		s.decompose(best, m)
+		if ok, err := s.search(); ok || err != nil {
+			return ok, err
+		}
+		s.undo()
+	}
+	return false, nil
+}
+
+// pick chooses the compound task to decompose: with MRV, the one with the
+// fewest live methods (the earliest among equals); else the one added last,
+// so that a decomposition is pursued down to its actions.
+func (s *dfs) pick(comps []int32) int32 {
+	if !s.opt.MRV {
+		return comps[len(comps)-1]
+	}
+	best := comps[0]
+	bestN := s.count[int(s.nodes[best].id)-s.v.nA]
+	for _, n := range comps[1:] {
+		if c := s.count[int(s.nodes[n].id)-s.v.nA]; c < bestN {
+			best, bestN = n, c
+		}
+	}
+	return best
+}

@@ -1,0 +1,239 @@
+package htn
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
+
+// hard is a puzzle that takes naive solvers long.
+const hardPuzzle = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *ground.Task) {
+	t.Helper()
+	pz, err := sudoku.ParsePuzzle(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := sudoku.Model(pz.Grid, style)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, task
+}
+
+// solveAndVerify solves, writes the plan, reads it back and verifies it.
+func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt Options) (*Plan, *Stats) {
+	t.Helper()
+	sol, st, err := Solve(context.Background(), task, opt)
+	if err != nil {
+		t.Fatalf("solve: %v", err)
+	}
+	plan, err := ReadPlan(strings.NewReader(sol.ToPlan(task).String()))
+	if err != nil {
+		t.Fatalf("reading the written plan: %v", err)
+	}
+	if err := Verify(p, plan); err != nil {
+		t.Fatalf("verify: %v\n%s", err, plan)
+	}
+	return plan, st
+}
+
+// gridOf reads the FILL-CELL actions (box, column c<i>, row r<i>, digit
+// d<n>) of a plan into the puzzle.
+func gridOf(t testing.TB, line string, plan *Plan) sudoku.Grid {
+	pz, _ := sudoku.ParsePuzzle(line)
+	g := pz.Grid.Clone()
+	for _, a := range plan.Actions {
+		c, err1 := strconv.Atoi(strings.TrimPrefix(a.Args[1], "c"))
+		r, err2 := strconv.Atoi(strings.TrimPrefix(a.Args[2], "r"))
+		d, err3 := strconv.Atoi(strings.TrimPrefix(a.Args[3], "d"))
+		if err1 != nil || err2 != nil || err3 != nil {
+			t.Fatalf("cannot read action %v", a)
+		}
+		g.Set(r, c, d)
+	}
+	return g
+}
+
+func TestSudokuBothStyles(t *testing.T) {
+	for _, line := range []string{paperPuzzle, hardPuzzle} {
+		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
+			p, task := sudokuTask(t, line, style)
+			plan, st := solveAndVerify(t, p, task, DefaultOptions())
+			g := gridOf(t, line, plan)
+			if !g.IsSolved() {
+				t.Errorf("%s: the plan's grid is not solved:\n%s", style, g)
+			}
+			t.Logf("%.10s… %s: %d nodes, %v", line, style, st.Nodes, st.Duration)
+		}
+	}
+}
+
+// TestOptionsAllFindPlans switches each acceleration off in turn: every
+// configuration must still find a verified plan.
+func TestOptionsAllFindPlans(t *testing.T) {
+	p, task := sudokuTask(t, paperPuzzle, sudoku.Unordered)
+	base := DefaultOptions()
+	base.MaxNodes = 2_000_000
+	for name, change := range map[string]func(*Options){
+		"default":    func(*Options) {},
+		"no-fold":    func(o *Options) { o.Fold = false },
+		"no-mrv":     func(o *Options) { o.MRV = false },
+		"no-deadend": func(o *Options) { o.DeadEnds = false },
+		"gbfs":       func(o *Options) { o.Search = GBFS },
+		"astar":      func(o *Options) { o.Search = AStar },
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := base
+			change(&o)
+			solveAndVerify(t, p, task, o)
+		})
+	}
+}
+
+func paperPlan(t *testing.T) (*hddl.Problem, *Plan) {
+	p, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
+	plan, _ := solveAndVerify(t, p, task, DefaultOptions())
+	return p, plan
+}
+
+func clonePlan(p *Plan) *Plan {
+	q := &Plan{Root: append([]int(nil), p.Root...)}
+	for _, a := range p.Actions {
+		a.Args = append([]string(nil), a.Args...)
+		q.Actions = append(q.Actions, a)
+	}
+	for _, d := range p.Decomps {
+		d.Args = append([]string(nil), d.Args...)
+		d.Subtasks = append([]int(nil), d.Subtasks...)
+		q.Decomps = append(q.Decomps, d)
+	}
+	return q
+}
+
+// setDigit changes the digit of the fill-cell task at index i of the root
+// (its decomposition line, its three checks and its FILL-CELL action).
+func setDigit(p *Plan, root int, digit string) {
+	id := p.Root[root]
+	for i := range p.Decomps {
+		d := &p.Decomps[i]
+		if d.ID != id {
+			continue
+		}
+		d.Args[3] = digit
+		for _, s := range d.Subtasks {
+			for j := range p.Decomps {
+				if p.Decomps[j].ID == s {
+					p.Decomps[j].Args[len(p.Decomps[j].Args)-1] = digit
+				}
+			}
+			for j := range p.Actions {
+				if p.Actions[j].ID == s {
+					p.Actions[j].Args[3] = digit
+				}
+			}
+		}
+	}
+}
+
+// removeSubtree deletes the lines of task id and its descendants.
+func removeSubtree(p *Plan, id int) {
+	drop := map[int]bool{id: true}
+	for changed := true; changed; {
+		changed = false
+		for _, d := range p.Decomps {
+			if drop[d.ID] {
+				for _, s := range d.Subtasks {
+					if !drop[s] {
+						drop[s], changed = true, true
+					}
+				}
+			}
+		}
+	}
+	var acts []PlanAction
+	for _, a := range p.Actions {
+		if !drop[a.ID] {
+			acts = append(acts, a)
+		}
+	}
+	var decs []Decomposition
+	for _, d := range p.Decomps {
+		if !drop[d.ID] {
+			decs = append(decs, d)
+		}
+	}
+	p.Actions, p.Decomps = acts, decs
+}
+
+func TestVerifierRejectsMutations(t *testing.T) {
+	p, plan := paperPlan(t)
+	// the first two blanks of the paper puzzle are r0c3 and r0c4
+	cases := []struct {
+		name   string
+		mutate func(*Plan)
+		want   string
+	}{
+		{"wrong digit in one line", func(q *Plan) { q.Actions[0].Args[3] = "d9" }, "subtask 4 of method m-fill-cell must be"},
+		{"digit already in the row", func(q *Plan) { setDigit(q, 0, "d3") }, "precondition of method m-check"},
+		{"two equal digits in a row", func(q *Plan) {
+			setDigit(q, 1, q.Actions[0].Args[3])
+		}, "precondition of method m-check"},
+		{"missing task", func(q *Plan) { removeSubtree(q, q.Root[0]); q.Root = q.Root[1:] }, "not covered by the root"},
+		{"swapped order", func(q *Plan) {
+			q.Actions[0], q.Actions[1] = q.Actions[1], q.Actions[0]
+		}, "comes too"},
+		{"unknown method", func(q *Plan) { q.Decomps[0].Method = "m-nothing" }, "unknown method m-nothing"},
+		{"action outside the tree", func(q *Plan) {
+			q.Actions = append(q.Actions, PlanAction{ID: 9999, Name: "FILL-CELL", Args: []string{"b0", "c0", "r0", "d1"}})
+		}, "not part of the decomposition"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q := clonePlan(plan)
+			c.mutate(q)
+			// through the text format, so that line numbers are real
+			q2, err := ReadPlan(strings.NewReader(q.String()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = Verify(p, q2)
+			if err == nil {
+				t.Fatal("the mutated plan verifies")
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not say %q", err, c.want)
+			}
+			if pe, ok := err.(*PlanError); !ok || (pe.Line == 0 && c.name != "missing task") {
+				t.Errorf("error %v names no plan line", err)
+			}
+		})
+	}
+}
+
+func TestReadPlanErrors(t *testing.T) {
+	cases := map[string]string{
+		"no start":      "0 a\n",
+		"no end":        "==>\n0 a\nroot 0\n",
+		"bad id":        "==>\nx a\nroot\n<==\n",
+		"dup id":        "==>\n0 a\n0 b\nroot 0\n<==\n",
+		"decomp before": "==>\n1 t -> m 0\nroot 1\n<==\n",
+	}
+	for name, text := range cases {
+		if _, err := ReadPlan(strings.NewReader(text)); err == nil {
+			t.Errorf("%s: read without error", name)
+		}
+	}
+}
