@@ -370,7 +370,7 @@ func (v *verifier) matchMethod(n *vnode, dc *Decomposition) error {
 			if c.prim != subs[k].Task.Primitive || c.schema != subs[k].Task.Index {
 				continue
 			}
-			nb := append([]int32(nil), b...)
+			nb := cloneBinding(b)
 			if !unify(subs[k].Args, c.args, nb) {
 				continue
 			}
@@ -771,7 +771,7 @@ func (v *verifier) placeRoot() error {
 			if used[i] || c.prim != st.Task.Primitive || c.schema != st.Task.Index {
 				continue
 			}
-			nb := append([]int32(nil), b...)
+			nb := cloneBinding(b)
 			if !unify(st.Args, c.args, nb) {
 				continue
 			}
@@ -949,3 +949,7 @@ func (v *verifier) place(n *vnode, lo, hi int) (int, error) {
 	}
 	return max(e, pm), nil
 }
+
+// cloneBinding copies a binding; the copy is never nil, so that a method
+// or network without variables still yields a (empty) binding.
+func cloneBinding(b []int32) []int32 { return append(make([]int32, 0, len(b)), b...) }

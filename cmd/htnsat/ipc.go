@@ -32,6 +32,7 @@ type ipcOptions struct {
 	csvFile string
 	memMB   int
 	extra   []string
+	first   int
 }
 
 func newCmdIPC(io *ioStreams) *cobra.Command {
@@ -65,6 +66,7 @@ size of the ground task. Each problem is one row of --csv.`,
 	cmd.Flags().StringVar(&opts.csvFile, "csv", "", "write one row per problem to this CSV file")
 	cmd.Flags().IntVar(&opts.memMB, "mem", 8192, "memory limit per problem in MiB")
 	cmd.Flags().StringSliceVar(&opts.extra, "arg", nil, "extra argument passed to each run (repeatable)")
+	cmd.Flags().IntVar(&opts.first, "first", 0, "only the first N problems of each domain (0: all)")
 	return cmd
 }
 
@@ -84,10 +86,17 @@ func runIPC(ctx context.Context, opts *ipcOptions) error {
 		return err
 	}
 	var sel []corpus.Instance
+	taken := map[string]int{}
 	for _, in := range ins {
-		if opts.filter == "" || strings.Contains(in.Name(), opts.filter) {
-			sel = append(sel, in)
+		if opts.filter != "" && !strings.Contains(in.Name(), opts.filter) {
+			continue
 		}
+		key := in.Track + "/" + in.Domain
+		if opts.first > 0 && taken[key] >= opts.first {
+			continue
+		}
+		taken[key]++
+		sel = append(sel, in)
 	}
 	if opts.stage != "ground" && opts.stage != "plan" {
 		return &usageError{fmt.Errorf("--stage must be ground or plan")}

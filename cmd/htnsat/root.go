@@ -76,6 +76,8 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 	root.AddCommand(newCmdGround(io, nil))
 	root.AddCommand(newCmdPlan(io, nil))
 	root.AddCommand(newCmdVerify(io))
+	root.AddCommand(newCmdCNF(io))
+	root.AddCommand(newCmdDecode(io))
 	root.AddCommand(newCmdIPC(io))
 	return root
 }

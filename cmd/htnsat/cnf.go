@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/spf13/cobra"
+)
+
+func newCmdCNF(io *ioStreams) *cobra.Command {
+	var output string
+	var depth, maxGround int
+	var names bool
+	cmd := &cobra.Command{
+		Use:   "cnf DOMAIN PROBLEM -o OUT.cnf",
+		Short: "Write the HTN-to-SAT encoding of a problem as DIMACS",
+		Long: `Ground the problem and write its CNF encoding (a path decomposition tree in
+the style of totSAT) in DIMACS. Comment lines record the depth and name every
+variable: task, method or action at a vertex of the tree, fact at a step. Any
+SAT solver can read the file; "htnsat decode" turns its model into a plan.
+Problems with recursion need --depth.`,
+		Args: exactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if output == "" {
+				return &usageError{errors.New("-o OUT.cnf is required")}
+			}
+			start := time.Now()
+			d, p, err := hddl.Load(args[0], args[1])
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			t, _, err := ground.Ground(cmd.Context(), p, ground.Options{MaxGround: maxGround})
+			if err != nil {
+				return groundError(err)
+			}
+			if depth <= 0 {
+				if depth = satenc.DepthNeeded(t); depth < 0 {
+					return withCode(exitFailure, errors.New("the problem has recursion: give the depth of the decomposition tree with --depth"))
+				}
+			}
+			w, err := satenc.NewDIMACSWriter("")
+			if err != nil {
+				return err
+			}
+			defer w.Close()
+			t0 := time.Now()
+			enc, err := satenc.Encode(t, depth, w, satenc.Options{})
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			comments := []string{
+				"htnsat HTN-to-SAT encoding",
+				"domain " + d.Name + " (" + args[0] + ")",
+				"problem " + p.Name + " (" + args[1] + ")",
+				fmt.Sprintf("depth %d", depth),
+				fmt.Sprintf("steps %d, vertices %d", enc.Steps(), enc.Vertices()),
+			}
+			if names {
+				for v := 1; v <= enc.NumVars; v++ {
+					comments = append(comments, fmt.Sprintf("var %d %s", v, enc.VarName(satenc.Var(v))))
+				}
+			}
+			f, err := os.Create(output)
+			if err != nil {
+				return err
+			}
+			if err := w.WriteTo(f, enc.NumVars, comments); err != nil {
+				f.Close()
+				return err
+			}
+			if err := f.Close(); err != nil {
+				return err
+			}
+			fmt.Fprintf(io.Err, "%s: depth %d, %d variables, %d clauses (encode %.1f ms, total %.1f ms)\n",
+				output, depth, enc.NumVars, enc.Clauses, time.Since(t0).Seconds()*1000, time.Since(start).Seconds()*1000)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "", "the DIMACS file to write")
+	cmd.Flags().IntVar(&depth, "depth", 0, "depth of the decomposition tree (0: what the problem needs, if it has no recursion)")
+	cmd.Flags().IntVar(&maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
+	cmd.Flags().BoolVar(&names, "names", true, "name every variable in a comment line")
+	return cmd
+}
+
+func newCmdDecode(io *ioStreams) *cobra.Command {
+	var output string
+	var noVerify bool
+	cmd := &cobra.Command{
+		Use:   "decode DOMAIN PROBLEM OUT.cnf MODEL",
+		Short: "Turn a SAT solver's model of an exported CNF into a plan",
+		Long: `Rebuild the encoding that "htnsat cnf" wrote (same problem, same depth: the
+numbering is deterministic), read the solver's model (the competition form with
+"s" and "v" lines, or MiniSat's result file) and print the plan in the IPC 2020
+format, checked by the verifier.`,
+		Args: exactArgs(4),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, p, err := hddl.Load(args[0], args[1])
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			depth, vars, clauses, err := readCNFHeader(args[2])
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			t, _, err := ground.Ground(cmd.Context(), p, ground.Options{})
+			if err != nil {
+				return groundError(err)
+			}
+			enc, err := satenc.Encode(t, depth, discard{}, satenc.Options{})
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			if enc.NumVars != vars || enc.Clauses != clauses {
+				return withCode(exitFailure, fmt.Errorf("%s does not match this problem: it has %d variables and %d clauses, the encoding at depth %d has %d and %d", args[2], vars, clauses, depth, enc.NumVars, enc.Clauses))
+			}
+			mf, err := os.Open(args[3])
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			defer mf.Close()
+			res, err := satenc.ReadModel(bufio.NewReader(mf), vars)
+			if err != nil {
+				return withCode(exitFailure, fmt.Errorf("%s: %w", args[3], err))
+			}
+			if !res.Sat {
+				return withCode(exitFailure, fmt.Errorf("%s: the formula is unsatisfiable: no plan at depth %d", args[3], depth))
+			}
+			sol, err := enc.Decode(res.Model)
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			plan := sol.ToPlan(t)
+			if !noVerify {
+				if err := htn.Verify(p, plan); err != nil {
+					return withCode(exitFailure, fmt.Errorf("the decoded plan does not verify: %w", err))
+				}
+			}
+			if output != "" {
+				return writePlanFile(output, plan)
+			}
+			return plan.Write(io.Out)
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the plan to this file")
+	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "do not verify the plan")
+	return cmd
+}
+
+type discard struct{}
+
+func (discard) AddClause(...satenc.Lit) {}
+
+// readCNFHeader reads the depth comment and the "p cnf" line of a file
+// written by "htnsat cnf".
+func readCNFHeader(path string) (depth, vars, clauses int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	depth = -1
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "c depth ") {
+			depth, _ = strconv.Atoi(strings.TrimPrefix(line, "c depth "))
+			continue
+		}
+		if strings.HasPrefix(line, "p cnf ") {
+			fs := strings.Fields(line)
+			if len(fs) != 4 {
+				return 0, 0, 0, fmt.Errorf("%s: bad header %q", path, line)
+			}
+			vars, err1 := strconv.Atoi(fs[2])
+			clauses, err2 := strconv.Atoi(fs[3])
+			if err1 != nil || err2 != nil {
+				return 0, 0, 0, fmt.Errorf("%s: bad header %q", path, line)
+			}
+			if depth < 0 {
+				return 0, 0, 0, fmt.Errorf("%s: no \"c depth\" comment: not written by htnsat cnf", path)
+			}
+			return depth, vars, clauses, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, 0, 0, err
+	}
+	return 0, 0, 0, fmt.Errorf("%s: no \"p cnf\" header", path)
+}

@@ -1,0 +1,495 @@
+package satenc
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/htnsat/htnsat/ground"
+)
+
+// The encoding follows totSAT (Behnke, Höller and Biundo, 2018). A path
+// decomposition tree (PDT) is laid over every decomposition the ground task
+// allows: a vertex holds one task out of the tasks that can stand there,
+// and, if that task is compound, one of its methods; the i-th child of a
+// vertex holds the i-th subtask of the chosen method, or, for a primitive
+// task, the first child inherits it. Vertices that can hold only actions
+// are the plan's time steps, in tree order, with fact variables between
+// them for preconditions, effects and frame axioms. A method's precondition
+// holds at the step where its subtree starts.
+//
+// Partially ordered networks are linearised: each method's subtasks (and
+// the initial network) are put in one order allowed by their ordering.
+// Every plan found is then valid, but a plan that needs another order, or
+// an interleaving of two methods' subtasks, is not found: on partial-order
+// problems "no plan" from this engine does not prove unsolvability.
+
+// ErrTooLarge is returned when the decomposition tree outgrows its budget.
+var ErrTooLarge = errors.New("encoding too large")
+
+type varKind uint8
+
+const (
+	kindTask   varKind = iota // task a at vertex v
+	kindMethod                // method a at vertex v
+	kindFact                  // fact a at step v
+	kindAux                   // helper of an at-most-one constraint
+)
+
+type varInfo struct {
+	kind varKind
+	v, a int32
+}
+
+// vertex is a node of the path decomposition tree.
+type vertex struct {
+	parent   int32
+	depth    int32
+	tasks    []ground.TaskID // possible tasks, sorted
+	taskVar  []Var
+	methods  []ground.MethodID // possible methods, sorted
+	methVar  []Var
+	children []int32
+	pos      int32 // step index for a vertex that holds actions only, else -1
+	start    int32 // first step of the vertex's subtree
+}
+
+// Encoding is the CNF of a ground task at one depth, with what is needed to
+// decode a model and to name the variables.
+type Encoding struct {
+	t        *ground.Task
+	Depth    int
+	NumVars  int
+	Clauses  int
+	verts    []vertex
+	roots    []int32 // vertices of the initial network, in order
+	steps    []int32 // vertex of each step
+	factVars [][]Var // per step 0..len(steps), per fact (shared when unchanged)
+	info     []varInfo
+	order    [][]int32 // per ground method: subtask indices in the order used
+	initial  []int     // initial network indices in the order used
+	sink     Sink
+}
+
+// Options bound an encoding.
+type Options struct {
+	// MaxVertices bounds the decomposition tree (0: 5,000,000).
+	MaxVertices int
+}
+
+// linearize returns an order of n items allowed by the ordering
+// (topological, smallest index first).
+func linearize(n int, order []ground.Order) []int {
+	succ := make([][]int32, n)
+	indeg := make([]int, n)
+	for _, o := range order {
+		succ[o.Before] = append(succ[o.Before], o.After)
+		indeg[o.After]++
+	}
+	var ready, out []int
+	for i := 0; i < n; i++ {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	for len(ready) > 0 {
+		sort.Ints(ready)
+		x := ready[0]
+		ready = ready[1:]
+		out = append(out, x)
+		for _, y := range succ[x] {
+			if indeg[y]--; indeg[y] == 0 {
+				ready = append(ready, int(y))
+			}
+		}
+	}
+	return out
+}
+
+// DepthNeeded is the depth of the deepest decomposition of a task without
+// recursion, and -1 if tasks can decompose into themselves (then the
+// depth must be searched).
+func DepthNeeded(t *ground.Task) int {
+	nt := t.NumTasks()
+	depth := make([]int, nt)
+	state := make([]int8, nt)
+	var visit func(id ground.TaskID) int
+	cyclic := false
+	visit = func(id ground.TaskID) int {
+		if t.IsPrimitive(id) {
+			return 1
+		}
+		switch state[id] {
+		case 1:
+			cyclic = true
+			return 0
+		case 2:
+			return depth[id]
+		}
+		state[id] = 1
+		d := 1
+		for _, m := range t.Compound(id).Methods {
+			for _, s := range t.Methods[m].Subtasks {
+				d = max(d, 1+visit(s))
+			}
+		}
+		state[id] = 2
+		depth[id] = d
+		return d
+	}
+	d := 0
+	for _, id := range t.Initial {
+		d = max(d, visit(id))
+	}
+	if cyclic {
+		return -1
+	}
+	return d
+}
+
+type encoder struct {
+	*Encoding
+	opt Options
+}
+
+func (e *encoder) newVar(kind varKind, v, a int32) Var {
+	e.NumVars++
+	e.info = append(e.info, varInfo{kind, v, a})
+	return Var(e.NumVars)
+}
+
+func (e *encoder) add(lits ...Lit) {
+	e.sink.AddClause(lits...)
+	e.Clauses++
+}
+
+// Encode writes the CNF of t with decompositions at most depth levels deep
+// (the initial network is level 1) to sink.
+func Encode(t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error) {
+	if opt.MaxVertices <= 0 {
+		opt.MaxVertices = 5_000_000
+	}
+	e := &encoder{Encoding: &Encoding{t: t, Depth: depth, sink: sink}, opt: opt}
+	e.info = append(e.info, varInfo{}) // variable 0 does not exist
+	e.order = make([][]int32, len(t.Methods))
+	for i := range t.Methods {
+		m := &t.Methods[i]
+		lin := linearize(len(m.Subtasks), m.Ordering)
+		e.order[i] = make([]int32, len(lin))
+		for k, x := range lin {
+			e.order[i][k] = int32(x)
+		}
+	}
+	e.initial = linearize(len(t.Initial), t.InitialOrder)
+	if err := e.buildTree(); err != nil {
+		return nil, err
+	}
+	e.treeClauses()
+	e.stepClauses()
+	return e.Encoding, nil
+}
+
+// buildTree lays out the vertices depth first, so that steps come in plan
+// order, and allocates the task and method variables.
+func (e *encoder) buildTree() error {
+	t := e.t
+	var build func(parent int32, depth int, tasks []ground.TaskID) (int32, error)
+	build = func(parent int32, depth int, tasks []ground.TaskID) (int32, error) {
+		if len(e.verts) >= e.opt.MaxVertices {
+			return 0, fmt.Errorf("%w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, e.Depth)
+		}
+		id := int32(len(e.verts))
+		e.verts = append(e.verts, vertex{parent: parent, depth: int32(depth), tasks: tasks, pos: -1, start: int32(len(e.steps))})
+		v := &e.verts[id]
+		for _, tk := range tasks {
+			v.taskVar = append(v.taskVar, e.newVar(kindTask, id, int32(tk)))
+		}
+		// the methods that fit below this depth
+		nChildren, hasPrim := 0, false
+		var methods []ground.MethodID
+		for _, tk := range tasks {
+			if t.IsPrimitive(tk) {
+				hasPrim = true
+				continue
+			}
+			for _, m := range t.Compound(tk).Methods {
+				if k := len(t.Methods[m].Subtasks); k == 0 || depth < e.Depth {
+					methods = append(methods, m)
+					nChildren = max(nChildren, k)
+				}
+			}
+		}
+		sort.Slice(methods, func(i, j int) bool { return methods[i] < methods[j] })
+		v.methods = methods
+		for _, m := range methods {
+			v.methVar = append(v.methVar, e.newVar(kindMethod, id, int32(m)))
+		}
+		if nChildren == 0 {
+			if hasPrim {
+				v.pos = int32(len(e.steps))
+				e.steps = append(e.steps, id)
+			}
+			return id, nil
+		}
+		kids := make([]int32, nChildren)
+		for i := 0; i < nChildren; i++ {
+			set := map[ground.TaskID]bool{}
+			if i == 0 {
+				for _, tk := range tasks {
+					if t.IsPrimitive(tk) {
+						set[tk] = true
+					}
+				}
+			}
+			for _, m := range methods {
+				if o := e.order[m]; i < len(o) {
+					set[t.Methods[m].Subtasks[o[i]]] = true
+				}
+			}
+			child, err := build(id, depth+1, sortedTasks(set))
+			if err != nil {
+				return 0, err
+			}
+			kids[i] = child
+		}
+		e.verts[id].children = kids
+		return id, nil
+	}
+	for _, i := range e.initial {
+		r, err := build(-1, 1, []ground.TaskID{t.Initial[i]})
+		if err != nil {
+			return err
+		}
+		e.roots = append(e.roots, r)
+	}
+	return nil
+}
+
+func sortedTasks(set map[ground.TaskID]bool) []ground.TaskID {
+	out := make([]ground.TaskID, 0, len(set))
+	for tk := range set {
+		out = append(out, tk)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func (v *vertex) taskIndex(tk ground.TaskID) int {
+	i := sort.Search(len(v.tasks), func(i int) bool { return v.tasks[i] >= tk })
+	if i < len(v.tasks) && v.tasks[i] == tk {
+		return i
+	}
+	return -1
+}
+
+// treeClauses encodes the choices of the tree: one task per vertex, a
+// method for a compound task, the children a method or an inherited action
+// prescribes, and no task at a child without such a reason.
+func (e *encoder) treeClauses() {
+	t := e.t
+	for _, r := range e.roots {
+		e.add(e.verts[r].taskVar[0].Pos())
+	}
+	for vi := range e.verts {
+		v := &e.verts[vi]
+		e.atMostOne(v.taskVar, int32(vi))
+		// methods by task
+		byTask := map[ground.TaskID][]Var{}
+		for k, m := range v.methods {
+			tk := t.Methods[m].Task
+			byTask[tk] = append(byTask[tk], v.methVar[k])
+			e.add(v.methVar[k].Neg(), v.taskVar[v.taskIndex(tk)].Pos())
+		}
+		for k, tk := range v.tasks {
+			if t.IsPrimitive(tk) {
+				if len(v.children) > 0 {
+					c := &e.verts[v.children[0]]
+					e.add(v.taskVar[k].Neg(), c.taskVar[c.taskIndex(tk)].Pos())
+				}
+				continue
+			}
+			ms := byTask[tk]
+			cl := []Lit{v.taskVar[k].Neg()}
+			for _, mv := range ms {
+				cl = append(cl, mv.Pos())
+			}
+			e.add(cl...) // with no method fitting, the task cannot be here
+			e.atMostOne(ms, int32(vi))
+		}
+		// children: what a method prescribes, and support for each task
+		if len(v.children) == 0 {
+			continue
+		}
+		reasons := make([]map[ground.TaskID][]Lit, len(v.children))
+		for i := range reasons {
+			reasons[i] = map[ground.TaskID][]Lit{}
+		}
+		for k, tk := range v.tasks {
+			if t.IsPrimitive(tk) {
+				reasons[0][tk] = append(reasons[0][tk], v.taskVar[k].Pos())
+			}
+		}
+		for k, m := range v.methods {
+			for i, si := range e.order[m] {
+				sub := t.Methods[m].Subtasks[si]
+				c := &e.verts[v.children[i]]
+				e.add(v.methVar[k].Neg(), c.taskVar[c.taskIndex(sub)].Pos())
+				reasons[i][sub] = append(reasons[i][sub], v.methVar[k].Pos())
+			}
+		}
+		for i, ci := range v.children {
+			c := &e.verts[ci]
+			for k, tk := range c.tasks {
+				cl := append([]Lit{c.taskVar[k].Neg()}, reasons[i][tk]...)
+				e.add(cl...)
+			}
+		}
+	}
+}
+
+// stepClauses encodes the states between steps: the initial state, action
+// preconditions and effects, frame axioms, method preconditions and the
+// goal. A fact's variable is shared by consecutive states until a step can
+// change it.
+func (e *encoder) stepClauses() {
+	t := e.t
+	nf := len(t.Facts)
+	cur := make([]Var, nf)
+	for f := range cur {
+		cur[f] = e.newVar(kindFact, 0, int32(f))
+	}
+	init := make([]bool, nf)
+	for _, f := range t.Init {
+		init[f] = true
+	}
+	for f, v := range cur {
+		if init[f] {
+			e.add(v.Pos())
+		} else {
+			e.add(v.Neg())
+		}
+	}
+	e.factVars = append(e.factVars, cur)
+	for k, vi := range e.steps {
+		v := &e.verts[vi]
+		// facts this step can change, and why
+		adders := map[ground.FactID][]Lit{}
+		deleters := map[ground.FactID][]Lit{}
+		var changed []ground.FactID
+		note := func(f ground.FactID) {
+			if _, ok := adders[f]; !ok {
+				if _, ok := deleters[f]; !ok {
+					changed = append(changed, f)
+				}
+			}
+		}
+		for i, tk := range v.tasks {
+			if !t.IsPrimitive(tk) {
+				continue
+			}
+			a := &t.Actions[tk]
+			for _, f := range a.Add {
+				note(f)
+				adders[f] = append(adders[f], v.taskVar[i].Pos())
+			}
+			for _, f := range a.Del {
+				if !contains(a.Add, f) {
+					note(f)
+					deleters[f] = append(deleters[f], v.taskVar[i].Pos())
+				}
+			}
+		}
+		next := append([]Var(nil), cur...)
+		sort.Slice(changed, func(i, j int) bool { return changed[i] < changed[j] })
+		for _, f := range changed {
+			next[f] = e.newVar(kindFact, int32(k+1), int32(f))
+		}
+		for i, tk := range v.tasks {
+			if !t.IsPrimitive(tk) {
+				continue
+			}
+			a := &t.Actions[tk]
+			x := v.taskVar[i].Neg()
+			for _, f := range a.Pre {
+				e.add(x, cur[f].Pos())
+			}
+			for _, f := range a.NegPre {
+				e.add(x, cur[f].Neg())
+			}
+			for _, f := range a.Add {
+				e.add(x, next[f].Pos())
+			}
+			for _, f := range a.Del {
+				if !contains(a.Add, f) {
+					e.add(x, next[f].Neg())
+				}
+			}
+		}
+		for _, f := range changed {
+			// a fact that changes was changed by an action of this step
+			e.add(append([]Lit{cur[f].Neg(), next[f].Pos()}, deleters[f]...)...)
+			e.add(append([]Lit{cur[f].Pos(), next[f].Neg()}, adders[f]...)...)
+		}
+		cur = next
+		e.factVars = append(e.factVars, cur)
+	}
+	for vi := range e.verts {
+		v := &e.verts[vi]
+		for k, m := range v.methods {
+			gm := &t.Methods[m]
+			state := e.factVars[v.start]
+			for _, f := range gm.Pre {
+				e.add(v.methVar[k].Neg(), state[f].Pos())
+			}
+			for _, f := range gm.NegPre {
+				e.add(v.methVar[k].Neg(), state[f].Neg())
+			}
+		}
+	}
+	last := e.factVars[len(e.steps)]
+	for _, f := range t.Goal {
+		e.add(last[f].Pos())
+	}
+	for _, f := range t.GoalNeg {
+		e.add(last[f].Neg())
+	}
+}
+
+func contains(fs []ground.FactID, f ground.FactID) bool {
+	for _, x := range fs {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// Steps is the number of time steps (slots for one action each).
+func (enc *Encoding) Steps() int { return len(enc.steps) }
+
+// Vertices is the size of the decomposition tree.
+func (enc *Encoding) Vertices() int { return len(enc.verts) }
+
+// VarName describes variable v for DIMACS comments.
+func (enc *Encoding) VarName(v Var) string {
+	in := enc.info[v]
+	t := enc.t
+	switch in.kind {
+	case kindTask:
+		what := "task"
+		if t.IsPrimitive(ground.TaskID(in.a)) {
+			what = "action"
+		}
+		return fmt.Sprintf("%s at vertex %d (step %d): %s", what, in.v, enc.verts[in.v].start, t.TaskName(ground.TaskID(in.a)))
+	case kindMethod:
+		m := ground.MethodID(in.a)
+		name := t.MethodName(m) // with its variables' values
+		for _, o := range t.Methods[m].Args {
+			name += " " + t.Problem.Objects[o].Name
+		}
+		return fmt.Sprintf("method at vertex %d: %s for %s", in.v, name, t.TaskName(t.Methods[m].Task))
+	case kindFact:
+		return fmt.Sprintf("fact at step %d: %s", in.v, t.FactName(ground.FactID(in.a)))
+	}
+	return fmt.Sprintf("at-most-one helper (vertex %d)", in.v)
+}

@@ -1,0 +1,121 @@
+package satenc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/htn"
+)
+
+// Config configures the SAT engine.
+type Config struct {
+	Solver Solver // nil: Gophersat
+	// Depth fixes the depth of the decomposition tree (0: the depth the
+	// task needs if it has no recursion, else increasing depths up to
+	// MaxDepth).
+	Depth    int
+	MaxDepth int // 0: 32
+	Options
+}
+
+// Stats describe a run of the SAT engine (of its last formula for the
+// sizes; times add up over all depths tried).
+type Stats struct {
+	Solver    string
+	Depth     int
+	Tries     int
+	Vars      int
+	Clauses   int
+	Vertices  int
+	Steps     int
+	Encode    time.Duration
+	Solve     time.Duration
+	Decode    time.Duration
+	Linear    bool // the task had partial orders that were linearised
+	Recursive bool
+}
+
+var (
+	// ErrNoPlan: the formula is unsatisfiable at the full depth of a task
+	// without recursion. For a totally ordered task this proves that it
+	// has no solution; for a linearised one, that it has none in the
+	// chosen orders.
+	ErrNoPlan = errors.New("no plan: the formula is unsatisfiable")
+	// ErrDepthLimit: no plan up to MaxDepth.
+	ErrDepthLimit = errors.New("no plan up to the maximum depth")
+)
+
+// partialOrder reports whether any network of t is not totally ordered.
+func partialOrder(t *ground.Task) bool {
+	if !t.InitialTotal && len(t.Initial) > 1 {
+		return true
+	}
+	for i := range t.Methods {
+		if !t.Methods[i].Total && len(t.Methods[i].Subtasks) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// Solve encodes t, solves the formula and decodes the plan, deepening the
+// decomposition tree for recursive tasks.
+func Solve(ctx context.Context, t *ground.Task, cfg Config) (*htn.Solution, *Stats, error) {
+	if cfg.Solver == nil {
+		cfg.Solver = Gophersat{}
+	}
+	if cfg.MaxDepth <= 0 {
+		cfg.MaxDepth = 32
+	}
+	st := &Stats{Solver: cfg.Solver.Name(), Linear: partialOrder(t)}
+	need := DepthNeeded(t)
+	st.Recursive = need < 0
+	from, to := need, need
+	switch {
+	case cfg.Depth > 0:
+		from, to = cfg.Depth, cfg.Depth
+	case need < 0:
+		from, to = 1, cfg.MaxDepth
+	}
+	for depth := from; depth <= to; depth++ {
+		if err := ctx.Err(); err != nil {
+			return nil, st, err
+		}
+		st.Tries++
+		t0 := time.Now()
+		cnf := &CNF{}
+		enc, err := Encode(t, depth, cnf, cfg.Options)
+		st.Encode += time.Since(t0)
+		if err != nil {
+			return nil, st, err
+		}
+		st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = depth, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
+		cnf.NumVars = max(cnf.NumVars, enc.NumVars)
+		t1 := time.Now()
+		res, err := cfg.Solver.Solve(ctx, cnf)
+		st.Solve += time.Since(t1)
+		if err != nil {
+			return nil, st, err
+		}
+		if !res.Sat {
+			continue
+		}
+		t2 := time.Now()
+		sol, err := enc.Decode(res.Model)
+		st.Decode += time.Since(t2)
+		if err != nil {
+			return nil, st, fmt.Errorf("decoding the model of %s: %w", cfg.Solver.Name(), err)
+		}
+		return sol, st, nil
+	}
+	if st.Recursive && cfg.Depth == 0 {
+		return nil, st, fmt.Errorf("%w (%d)", ErrDepthLimit, cfg.MaxDepth)
+	}
+	if st.Linear {
+		return nil, st, fmt.Errorf("%w (partial orders were linearised, so this proves nothing)", ErrNoPlan)
+	}
+	return nil, st, ErrNoPlan
+}

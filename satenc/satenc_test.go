@@ -1,0 +1,226 @@
+package satenc
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata")
+
+const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
+const hardPuzzle = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *ground.Task) {
+	t.Helper()
+	pz, err := sudoku.ParsePuzzle(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := sudoku.Model(pz.Grid, style)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, task
+}
+
+func smallTask(t testing.TB) (*hddl.Problem, *ground.Task) {
+	t.Helper()
+	d, err := hddl.LoadDomain("../testdata/satenc/small-domain.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.LoadProblem("../testdata/satenc/small-problem.hddl", d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, task
+}
+
+func TestSudokuGophersat(t *testing.T) {
+	for _, line := range []string{paperPuzzle, hardPuzzle} {
+		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
+			p, task := sudokuTask(t, line, style)
+			sol, st, err := Solve(context.Background(), task, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := htn.Verify(p, sol.ToPlan(task)); err != nil {
+				t.Fatalf("%s: verify: %v", style, err)
+			}
+			if st.Linear != (style == sudoku.Unordered) {
+				t.Errorf("%s: linearised=%v", style, st.Linear)
+			}
+			t.Logf("%.10s… %s: depth %d, %d vars, %d clauses, encode %v, solve %v", line, style, st.Depth, st.Vars, st.Clauses, st.Encode, st.Solve)
+		}
+	}
+}
+
+// TestExternalSolvers solves through every DIMACS solver installed here.
+func TestExternalSolvers(t *testing.T) {
+	p, task := sudokuTask(t, hardPuzzle, sudoku.Ordered)
+	found := 0
+	for _, cmd := range []string{"cadical -q", "minisat", "picosat", "cryptominisat5 --verb=0", "kissat -q"} {
+		if _, err := exec.LookPath(strings.Fields(cmd)[0]); err != nil {
+			continue
+		}
+		found++
+		sol, _, err := Solve(context.Background(), task, Config{Solver: External{Command: cmd}})
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		if err := htn.Verify(p, sol.ToPlan(task)); err != nil {
+			t.Fatalf("%s: verify: %v", cmd, err)
+		}
+	}
+	if found == 0 {
+		t.Skip("skipping: no external SAT solver installed (apt install cadical minisat picosat)")
+	}
+}
+
+// TestGoldenCNF checks the encoding of a small problem clause by clause
+// against testdata/satenc/small.cnf (go test -update rewrites it).
+func TestGoldenCNF(t *testing.T) {
+	_, task := smallTask(t)
+	depth := DepthNeeded(task)
+	w, err := NewDIMACSWriter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := Encode(task, depth, w, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var comments []string
+	for v := 1; v <= enc.NumVars; v++ {
+		comments = append(comments, "var "+itoa(v)+" "+enc.VarName(Var(v)))
+	}
+	var got bytes.Buffer
+	if err := w.WriteTo(&got, enc.NumVars, comments); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("..", "testdata", "satenc", "small.cnf")
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test ./satenc -update writes it)", err)
+	}
+	gl, wl := strings.Split(got.String(), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(gl) && i < len(wl); i++ {
+		if gl[i] != wl[i] {
+			t.Fatalf("line %d differs:\n got: %s\nwant: %s", i+1, gl[i], wl[i])
+		}
+	}
+	if len(gl) != len(wl) {
+		t.Fatalf("%d lines, want %d", len(gl), len(wl))
+	}
+	// and the formula has a plan
+	sol, _, err := Solve(context.Background(), task, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Length() < 1 {
+		t.Fatal("empty plan")
+	}
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }
+
+// TestBitFlip flips every task and method variable of a model in turn: the
+// decoder must refuse the model or give a plan the verifier rejects.
+// (Fact variables are not read by the decoder: a flipped fact leaves the
+// plan as it was.)
+func TestBitFlip(t *testing.T) {
+	p, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
+	cnf := &CNF{}
+	enc, err := Encode(task, DepthNeeded(task), cnf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Gophersat{}.Solve(context.Background(), cnf)
+	if err != nil || !res.Sat {
+		t.Fatalf("solve: %v", err)
+	}
+	if sol, err := enc.Decode(res.Model); err != nil || htn.Verify(p, sol.ToPlan(task)) != nil {
+		t.Fatalf("the model itself does not decode to a valid plan: %v", err)
+	}
+	flipped := 0
+	for v := 1; v <= enc.NumVars; v++ {
+		if k := enc.info[v].kind; k != kindTask && k != kindMethod {
+			continue
+		}
+		m := append([]bool(nil), res.Model...)
+		m[v] = !m[v]
+		flipped++
+		sol, err := enc.Decode(m)
+		if err != nil {
+			continue
+		}
+		if htn.Verify(p, sol.ToPlan(task)) == nil {
+			t.Fatalf("flipping variable %d (%s) still gives a valid plan", v, enc.VarName(Var(v)))
+		}
+	}
+	t.Logf("%d flips, each refused", flipped)
+}
+
+func TestReadModel(t *testing.T) {
+	cases := []struct {
+		in   string
+		sat  bool
+		true []int
+		bad  bool
+	}{
+		{"c comment\ns SATISFIABLE\nv 1 -2\nv 3 0\n", true, []int{1, 3}, false},
+		{"SAT\n-1 2 -3 0\n", true, []int{2}, false},
+		{"s UNSATISFIABLE\n", false, nil, false},
+		{"UNSAT\n", false, nil, false},
+		{"s UNKNOWN\n", false, nil, true},
+		{"v 1 2 0\n", false, nil, true},
+		{"s SATISFIABLE\nv 1 9 0\n", false, nil, true},
+	}
+	for i, c := range cases {
+		r, err := ReadModel(strings.NewReader(c.in), 3)
+		if c.bad {
+			if err == nil {
+				t.Errorf("case %d: no error", i)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("case %d: %v", i, err)
+			continue
+		}
+		if r.Sat != c.sat {
+			t.Errorf("case %d: sat=%v", i, r.Sat)
+		}
+		for _, v := range c.true {
+			if !r.Model[v] {
+				t.Errorf("case %d: variable %d should be true", i, v)
+			}
+		}
+	}
+}

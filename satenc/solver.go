@@ -1,0 +1,176 @@
+package satenc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Result is a solver's answer. Model[v] is the value of variable v (index
+// 0 unused) when Sat.
+type Result struct {
+	Sat   bool
+	Model []bool
+}
+
+// Solver decides a CNF formula.
+type Solver interface {
+	Name() string
+	Solve(ctx context.Context, cnf *CNF) (*Result, error)
+}
+
+// External runs a DIMACS solver as a separate process, killed when the
+// context ends. The command is split at spaces; "{in}" and "{out}" in it
+// stand for the input file and a result file, otherwise the input file is
+// the last argument. Both output forms are read: the competition form on
+// standard output ("s SATISFIABLE" and "v" lines) and MiniSat's result
+// file ("SAT" then the model), which is used when the solver is minisat.
+type External struct {
+	Command string
+	TempDir string
+}
+
+// Name is the command line.
+func (x External) Name() string { return x.Command }
+
+// ErrSolver is wrapped by errors of an external solver.
+var ErrSolver = errors.New("SAT solver failed")
+
+// Solve writes the formula to a temporary file and runs the solver on it.
+func (x External) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
+	fields := strings.Fields(x.Command)
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("%w: empty command", ErrSolver)
+	}
+	dir, err := os.MkdirTemp(x.TempDir, "htnsat-sat-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	in := filepath.Join(dir, "in.cnf")
+	out := filepath.Join(dir, "out.txt")
+	f, err := os.Create(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := WriteDIMACS(f, cnf, cnf.NumVars, nil); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	usesIn, usesOut := false, false
+	for i, a := range fields {
+		if strings.Contains(a, "{in}") {
+			fields[i] = strings.ReplaceAll(a, "{in}", in)
+			usesIn = true
+		}
+		if strings.Contains(fields[i], "{out}") {
+			fields[i] = strings.ReplaceAll(fields[i], "{out}", out)
+			usesOut = true
+		}
+	}
+	resultFile := usesOut
+	if !usesIn {
+		fields = append(fields, in)
+		if base := filepath.Base(fields[0]); strings.HasPrefix(base, "minisat") && !usesOut {
+			fields = append(fields, out)
+			resultFile = true
+		}
+	}
+	cmd := exec.CommandContext(ctx, fields[0], fields[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	// SAT solvers exit with 10 (satisfiable) or 20 (unsatisfiable)
+	var ee *exec.ExitError
+	if runErr != nil && !(errors.As(runErr, &ee) && (ee.ExitCode() == 10 || ee.ExitCode() == 20)) {
+		return nil, fmt.Errorf("%w: %s: %v: %s", ErrSolver, x.Command, runErr, lastLine(stderr.String()+stdout.String()))
+	}
+	if resultFile {
+		b, err := os.ReadFile(out)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s wrote no result file: %v", ErrSolver, x.Command, err)
+		}
+		return ReadModel(bytes.NewReader(b), cnf.NumVars)
+	}
+	return ReadModel(&stdout, cnf.NumVars)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// ReadModel reads a solver's answer in the competition form ("s
+// SATISFIABLE", "v 1 -2 ... 0") or MiniSat's result-file form ("SAT" then
+// the literals, or "UNSAT"). Variables the answer leaves out are false.
+func ReadModel(r io.Reader, numVars int) (*Result, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	status := ""
+	model := make([]bool, numVars+1)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		switch {
+		case text == "" || strings.HasPrefix(text, "c"):
+			continue
+		case text == "s SATISFIABLE" || text == "SAT":
+			status = "sat"
+			continue
+		case text == "s UNSATISFIABLE" || text == "UNSAT":
+			status = "unsat"
+			continue
+		case strings.HasPrefix(text, "s "):
+			return nil, fmt.Errorf("%w: answer %q", ErrSolver, text)
+		}
+		text = strings.TrimPrefix(text, "v")
+		for _, f := range strings.Fields(text) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				return nil, fmt.Errorf("%w: model line %d: %q is not a literal", ErrSolver, line, f)
+			}
+			if n == 0 {
+				continue
+			}
+			v := n
+			if v < 0 {
+				v = -v
+			}
+			if v > numVars {
+				return nil, fmt.Errorf("%w: model line %d: variable %d, but the formula has %d", ErrSolver, line, v, numVars)
+			}
+			model[v] = n > 0
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	switch status {
+	case "sat":
+		return &Result{Sat: true, Model: model}, nil
+	case "unsat":
+		return &Result{}, nil
+	}
+	return nil, fmt.Errorf("%w: no answer (no \"s SATISFIABLE\", \"s UNSATISFIABLE\", \"SAT\" or \"UNSAT\" line)", ErrSolver)
+}
