@@ -21,7 +21,7 @@ test:
 
 # The main job: every engine on the embedded default puzzles.
 run: build
-	$(BIN) parse domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+	$(BIN) compare
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

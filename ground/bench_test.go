@@ -1,9 +1,11 @@
-package ground
+package ground_test
 
 import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/htnsat/htnsat/ground"
 
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/internal/corpus"
@@ -17,7 +19,7 @@ func benchGround(b *testing.B, g sudoku.Grid) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := Ground(context.Background(), p, Options{}); err != nil {
+		if _, _, err := ground.Ground(context.Background(), p, ground.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -61,7 +63,7 @@ func BenchmarkParseAndGroundPaper(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := Ground(context.Background(), p, Options{}); err != nil {
+		if _, _, err := ground.Ground(context.Background(), p, ground.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package ground
+package ground_test
 
 import (
 	"context"
@@ -7,13 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/htnsat/htnsat/ground"
+
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
 const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
 
-func groundText(t testing.TB, domain, problem string) (*Task, *Stats, error) {
+func groundText(t testing.TB, domain, problem string) (*ground.Task, *ground.Stats, error) {
 	t.Helper()
 	d, err := hddl.ParseDomain("d.hddl", []byte(domain))
 	if err != nil {
@@ -23,10 +25,10 @@ func groundText(t testing.TB, domain, problem string) (*Task, *Stats, error) {
 	if err != nil {
 		t.Fatalf("problem: %v", err)
 	}
-	return Ground(context.Background(), p, Options{})
+	return ground.Ground(context.Background(), p, ground.Options{})
 }
 
-func groundSudoku(t testing.TB, line string, style sudoku.Style) (*Task, *Stats) {
+func groundSudoku(t testing.TB, line string, style sudoku.Style) (*ground.Task, *ground.Stats) {
 	t.Helper()
 	pz, err := sudoku.ParsePuzzle(line)
 	if err != nil {
@@ -36,7 +38,7 @@ func groundSudoku(t testing.TB, line string, style sudoku.Style) (*Task, *Stats)
 	if err != nil {
 		t.Fatal(err)
 	}
-	task, st, err := Ground(context.Background(), p, Options{})
+	task, st, err := ground.Ground(context.Background(), p, ground.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,14 +145,14 @@ func TestUnsolvablePuzzle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = Ground(context.Background(), p, Options{})
-	if !errors.Is(err, ErrUnsolvable) {
+	_, _, err = ground.Ground(context.Background(), p, ground.Options{})
+	if !errors.Is(err, ground.ErrUnsolvable) {
 		t.Fatalf("got %v, want ErrUnsolvable", err)
 	}
 }
 
 // TestBudget checks that a method with many parameters bound by nothing
-// fails fast with ErrTooLarge, naming the method and its parameters.
+// fails fast with ground.ErrTooLarge, naming the method and its parameters.
 func TestBudget(t *testing.T) {
 	var objs strings.Builder
 	for i := 0; i < 100; i++ {
@@ -168,7 +170,7 @@ func TestBudget(t *testing.T) {
 	problem := `(define (problem b) (:domain blow) (:objects` + objs.String() + ` - thing) (:htn :subtasks (top)) (:init))`
 	start := time.Now()
 	_, _, err := groundText(t, domain, problem)
-	if !errors.Is(err, ErrTooLarge) {
+	if !errors.Is(err, ground.ErrTooLarge) {
 		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
 	if !strings.Contains(err.Error(), "m-") {
@@ -219,7 +221,7 @@ func TestFeatures(t *testing.T) {
 	}
 	names := map[string]bool{}
 	for i := range task.Actions {
-		names[task.TaskName(TaskID(i))] = true
+		names[task.TaskName(ground.TaskID(i))] = true
 	}
 	for _, want := range []string{"move b1 home x", "move b1 x y", "stamp"} {
 		if !names[want] {
@@ -233,7 +235,7 @@ func TestFeatures(t *testing.T) {
 	}
 	// the free variable ?dest: a choice task, home excluded by the
 	// constraint, z unreachable
-	var choice *Compound
+	var choice *ground.Compound
 	for i := range task.Compounds {
 		if task.Compounds[i].Synthetic() {
 			choice = &task.Compounds[i]

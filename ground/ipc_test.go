@@ -1,4 +1,4 @@
-package ground
+package ground_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/htnsat/htnsat/ground"
+
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/internal/corpus"
 )
@@ -17,7 +19,7 @@ import (
 // TestIPCSample grounds the first two problems of every IPC 2020 domain
 // (the whole set is "make ipc") with a short time limit, validates every
 // task and prints a per-domain table. Grounding may give up with
-// ErrTooLarge (Childsnack, Woodworking); anything else is a failure.
+// ground.ErrTooLarge (Childsnack, Woodworking); anything else is a failure.
 func TestIPCSample(t *testing.T) {
 	dir, err := corpus.SharedDir()
 	if err != nil {
@@ -60,11 +62,11 @@ func TestIPCSample(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		start := time.Now()
-		task, _, err := Ground(ctx, p, Options{MaxGround: 1_000_000})
+		task, _, err := ground.Ground(ctx, p, ground.Options{MaxGround: 1_000_000})
 		cancel()
 		r.secs += time.Since(start).Seconds()
 		switch {
-		case errors.Is(err, ErrTooLarge), errors.Is(err, context.DeadlineExceeded):
+		case errors.Is(err, ground.ErrTooLarge), errors.Is(err, context.DeadlineExceeded):
 			r.tooLarge++
 			continue
 		case err != nil:

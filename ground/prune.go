@@ -398,6 +398,7 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 		}
 		if gm.schema != nil {
 			m.Schema = gm.schema.lifted
+			m.Args = int32sToInts(gm.binding[:gm.schema.nparams])
 		}
 		for _, r := range gm.subtasks {
 			m.Subtasks = append(m.Subtasks, refID(r))

@@ -57,7 +57,7 @@ type Method struct {
 	// Schema indexes the domain's methods, or is -1 for the methods of a
 	// synthetic choice task.
 	Schema   int
-	Args     []int // objects bound to the schema's variables (parameters first)
+	Args     []int // objects bound to the schema's parameters (the free variables' values for a choice)
 	Task     TaskID
 	Pre      []FactID
 	NegPre   []FactID

@@ -1,10 +1,12 @@
-package htn
+package htn_test
 
 import (
 	"context"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/htnsat/htnsat/htn"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
@@ -34,17 +36,17 @@ func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *
 }
 
 // solveAndVerify solves, writes the plan, reads it back and verifies it.
-func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt Options) (*Plan, *Stats) {
+func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt htn.Options) (*htn.Plan, *htn.Stats) {
 	t.Helper()
-	sol, st, err := Solve(context.Background(), task, opt)
+	sol, st, err := htn.Solve(context.Background(), task, opt)
 	if err != nil {
 		t.Fatalf("solve: %v", err)
 	}
-	plan, err := ReadPlan(strings.NewReader(sol.ToPlan(task).String()))
+	plan, err := htn.ReadPlan(strings.NewReader(sol.ToPlan(task).String()))
 	if err != nil {
 		t.Fatalf("reading the written plan: %v", err)
 	}
-	if err := Verify(p, plan); err != nil {
+	if err := htn.Verify(p, plan); err != nil {
 		t.Fatalf("verify: %v\n%s", err, plan)
 	}
 	return plan, st
@@ -52,7 +54,7 @@ func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt Option
 
 // gridOf reads the FILL-CELL actions (box, column c<i>, row r<i>, digit
 // d<n>) of a plan into the puzzle.
-func gridOf(t testing.TB, line string, plan *Plan) sudoku.Grid {
+func gridOf(t testing.TB, line string, plan *htn.Plan) sudoku.Grid {
 	pz, _ := sudoku.ParsePuzzle(line)
 	g := pz.Grid.Clone()
 	for _, a := range plan.Actions {
@@ -71,7 +73,7 @@ func TestSudokuBothStyles(t *testing.T) {
 	for _, line := range []string{paperPuzzle, hardPuzzle} {
 		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
 			p, task := sudokuTask(t, line, style)
-			plan, st := solveAndVerify(t, p, task, DefaultOptions())
+			plan, st := solveAndVerify(t, p, task, htn.DefaultOptions())
 			g := gridOf(t, line, plan)
 			if !g.IsSolved() {
 				t.Errorf("%s: the plan's grid is not solved:\n%s", style, g)
@@ -85,15 +87,15 @@ func TestSudokuBothStyles(t *testing.T) {
 // configuration must still find a verified plan.
 func TestOptionsAllFindPlans(t *testing.T) {
 	p, task := sudokuTask(t, paperPuzzle, sudoku.Unordered)
-	base := DefaultOptions()
+	base := htn.DefaultOptions()
 	base.MaxNodes = 2_000_000
-	for name, change := range map[string]func(*Options){
-		"default":    func(*Options) {},
-		"no-fold":    func(o *Options) { o.Fold = false },
-		"no-mrv":     func(o *Options) { o.MRV = false },
-		"no-deadend": func(o *Options) { o.DeadEnds = false },
-		"gbfs":       func(o *Options) { o.Search = GBFS },
-		"astar":      func(o *Options) { o.Search = AStar },
+	for name, change := range map[string]func(*htn.Options){
+		"default":    func(*htn.Options) {},
+		"no-fold":    func(o *htn.Options) { o.Fold = false },
+		"no-mrv":     func(o *htn.Options) { o.MRV = false },
+		"no-deadend": func(o *htn.Options) { o.DeadEnds = false },
+		"gbfs":       func(o *htn.Options) { o.Search = htn.GBFS },
+		"astar":      func(o *htn.Options) { o.Search = htn.AStar },
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := base
@@ -103,14 +105,14 @@ func TestOptionsAllFindPlans(t *testing.T) {
 	}
 }
 
-func paperPlan(t *testing.T) (*hddl.Problem, *Plan) {
+func paperPlan(t *testing.T) (*hddl.Problem, *htn.Plan) {
 	p, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
-	plan, _ := solveAndVerify(t, p, task, DefaultOptions())
+	plan, _ := solveAndVerify(t, p, task, htn.DefaultOptions())
 	return p, plan
 }
 
-func clonePlan(p *Plan) *Plan {
-	q := &Plan{Root: append([]int(nil), p.Root...)}
+func clonePlan(p *htn.Plan) *htn.Plan {
+	q := &htn.Plan{Root: append([]int(nil), p.Root...)}
 	for _, a := range p.Actions {
 		a.Args = append([]string(nil), a.Args...)
 		q.Actions = append(q.Actions, a)
@@ -125,7 +127,7 @@ func clonePlan(p *Plan) *Plan {
 
 // setDigit changes the digit of the fill-cell task at index i of the root
 // (its decomposition line, its three checks and its FILL-CELL action).
-func setDigit(p *Plan, root int, digit string) {
+func setDigit(p *htn.Plan, root int, digit string) {
 	id := p.Root[root]
 	for i := range p.Decomps {
 		d := &p.Decomps[i]
@@ -149,7 +151,7 @@ func setDigit(p *Plan, root int, digit string) {
 }
 
 // removeSubtree deletes the lines of task id and its descendants.
-func removeSubtree(p *Plan, id int) {
+func removeSubtree(p *htn.Plan, id int) {
 	drop := map[int]bool{id: true}
 	for changed := true; changed; {
 		changed = false
@@ -163,13 +165,13 @@ func removeSubtree(p *Plan, id int) {
 			}
 		}
 	}
-	var acts []PlanAction
+	var acts []htn.PlanAction
 	for _, a := range p.Actions {
 		if !drop[a.ID] {
 			acts = append(acts, a)
 		}
 	}
-	var decs []Decomposition
+	var decs []htn.Decomposition
 	for _, d := range p.Decomps {
 		if !drop[d.ID] {
 			decs = append(decs, d)
@@ -183,21 +185,21 @@ func TestVerifierRejectsMutations(t *testing.T) {
 	// the first two blanks of the paper puzzle are r0c3 and r0c4
 	cases := []struct {
 		name   string
-		mutate func(*Plan)
+		mutate func(*htn.Plan)
 		want   string
 	}{
-		{"wrong digit in one line", func(q *Plan) { q.Actions[0].Args[3] = "d9" }, "subtask 4 of method m-fill-cell must be"},
-		{"digit already in the row", func(q *Plan) { setDigit(q, 0, "d3") }, "precondition of method m-check"},
-		{"two equal digits in a row", func(q *Plan) {
+		{"wrong digit in one line", func(q *htn.Plan) { q.Actions[0].Args[3] = "d9" }, "subtask 4 of method m-fill-cell must be"},
+		{"digit already in the row", func(q *htn.Plan) { setDigit(q, 0, "d3") }, "precondition of method m-check"},
+		{"two equal digits in a row", func(q *htn.Plan) {
 			setDigit(q, 1, q.Actions[0].Args[3])
 		}, "precondition of method m-check"},
-		{"missing task", func(q *Plan) { removeSubtree(q, q.Root[0]); q.Root = q.Root[1:] }, "not covered by the root"},
-		{"swapped order", func(q *Plan) {
+		{"missing task", func(q *htn.Plan) { removeSubtree(q, q.Root[0]); q.Root = q.Root[1:] }, "not covered by the root"},
+		{"swapped order", func(q *htn.Plan) {
 			q.Actions[0], q.Actions[1] = q.Actions[1], q.Actions[0]
 		}, "comes too"},
-		{"unknown method", func(q *Plan) { q.Decomps[0].Method = "m-nothing" }, "unknown method m-nothing"},
-		{"action outside the tree", func(q *Plan) {
-			q.Actions = append(q.Actions, PlanAction{ID: 9999, Name: "FILL-CELL", Args: []string{"b0", "c0", "r0", "d1"}})
+		{"unknown method", func(q *htn.Plan) { q.Decomps[0].Method = "m-nothing" }, "unknown method m-nothing"},
+		{"action outside the tree", func(q *htn.Plan) {
+			q.Actions = append(q.Actions, htn.PlanAction{ID: 9999, Name: "FILL-CELL", Args: []string{"b0", "c0", "r0", "d1"}})
 		}, "not part of the decomposition"},
 	}
 	for _, c := range cases {
@@ -205,18 +207,18 @@ func TestVerifierRejectsMutations(t *testing.T) {
 			q := clonePlan(plan)
 			c.mutate(q)
 			// through the text format, so that line numbers are real
-			q2, err := ReadPlan(strings.NewReader(q.String()))
+			q2, err := htn.ReadPlan(strings.NewReader(q.String()))
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = Verify(p, q2)
+			err = htn.Verify(p, q2)
 			if err == nil {
 				t.Fatal("the mutated plan verifies")
 			}
 			if !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %q does not say %q", err, c.want)
 			}
-			if pe, ok := err.(*PlanError); !ok || (pe.Line == 0 && c.name != "missing task") {
+			if pe, ok := err.(*htn.PlanError); !ok || (pe.Line == 0 && c.name != "missing task") {
 				t.Errorf("error %v names no plan line", err)
 			}
 		})
@@ -232,7 +234,7 @@ func TestReadPlanErrors(t *testing.T) {
 		"decomp before": "==>\n1 t -> m 0\nroot 1\n<==\n",
 	}
 	for name, text := range cases {
-		if _, err := ReadPlan(strings.NewReader(text)); err == nil {
+		if _, err := htn.ReadPlan(strings.NewReader(text)); err == nil {
 			t.Errorf("%s: read without error", name)
 		}
 	}

@@ -1,9 +1,10 @@
 package satenc
 
-// atMostOne encodes that at most one of vs is true: pairwise for a few
-// variables, otherwise with the sequential counter of Sinz (2005), which
-// needs n-1 helper variables and 3n-4 clauses instead of n(n-1)/2.
-func (e *encoder) atMostOne(vs []Var, owner int32) {
+// AtMostOne adds clauses saying that at most one of vs is true: pairwise
+// for up to six variables, otherwise the sequential counter of Sinz
+// (2005), with n-1 helper variables from fresh and 3n-4 clauses instead
+// of n(n-1)/2.
+func AtMostOne(s Sink, vs []Var, fresh func() Var) {
 	n := len(vs)
 	if n <= 1 {
 		return
@@ -11,21 +12,33 @@ func (e *encoder) atMostOne(vs []Var, owner int32) {
 	if n <= 6 {
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
-				e.add(vs[i].Neg(), vs[j].Neg())
+				s.AddClause(vs[i].Neg(), vs[j].Neg())
 			}
 		}
 		return
 	}
-	// s[i] is true if one of vs[0..i] is true
-	s := make([]Var, n-1)
-	for i := range s {
-		s[i] = e.newVar(kindAux, owner, int32(i))
+	// c[i] is true if one of vs[0..i] is true
+	c := make([]Var, n-1)
+	for i := range c {
+		c[i] = fresh()
 	}
-	e.add(vs[0].Neg(), s[0].Pos())
+	s.AddClause(vs[0].Neg(), c[0].Pos())
 	for i := 1; i < n-1; i++ {
-		e.add(vs[i].Neg(), s[i].Pos())
-		e.add(s[i-1].Neg(), s[i].Pos())
-		e.add(vs[i].Neg(), s[i-1].Neg())
+		s.AddClause(vs[i].Neg(), c[i].Pos())
+		s.AddClause(c[i-1].Neg(), c[i].Pos())
+		s.AddClause(vs[i].Neg(), c[i-1].Neg())
 	}
-	e.add(vs[n-1].Neg(), s[n-2].Neg())
+	s.AddClause(vs[n-1].Neg(), c[n-2].Neg())
 }
+
+// atMostOne is AtMostOne with the encoder's helper variables.
+func (e *encoder) atMostOne(vs []Var, owner int32) {
+	i := int32(0)
+	AtMostOne(e, vs, func() Var {
+		i++
+		return e.newVar(kindAux, owner, i-1)
+	})
+}
+
+// AddClause lets the encoder count its clauses as a Sink.
+func (e *encoder) AddClause(lits ...Lit) { e.add(lits...) }

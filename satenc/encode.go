@@ -493,3 +493,21 @@ func (enc *Encoding) VarName(v Var) string {
 	}
 	return fmt.Sprintf("at-most-one helper (vertex %d)", in.v)
 }
+
+// VarKind says what variable v stands for: "task", "action", "method",
+// "fact" or "aux" (a helper of an at-most-one constraint).
+func (enc *Encoding) VarKind(v Var) string {
+	in := enc.info[v]
+	switch in.kind {
+	case kindTask:
+		if enc.t.IsPrimitive(ground.TaskID(in.a)) {
+			return "action"
+		}
+		return "task"
+	case kindMethod:
+		return "method"
+	case kindFact:
+		return "fact"
+	}
+	return "aux"
+}

@@ -1,4 +1,4 @@
-package satenc
+package satenc_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/htnsat/htnsat/satenc"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
@@ -60,7 +62,7 @@ func TestSudokuGophersat(t *testing.T) {
 	for _, line := range []string{paperPuzzle, hardPuzzle} {
 		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
 			p, task := sudokuTask(t, line, style)
-			sol, st, err := Solve(context.Background(), task, Config{})
+			sol, st, err := satenc.Solve(context.Background(), task, satenc.Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +86,7 @@ func TestExternalSolvers(t *testing.T) {
 			continue
 		}
 		found++
-		sol, _, err := Solve(context.Background(), task, Config{Solver: External{Command: cmd}})
+		sol, _, err := satenc.Solve(context.Background(), task, satenc.Config{Solver: satenc.External{Command: cmd}})
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
@@ -101,18 +103,18 @@ func TestExternalSolvers(t *testing.T) {
 // against testdata/satenc/small.cnf (go test -update rewrites it).
 func TestGoldenCNF(t *testing.T) {
 	_, task := smallTask(t)
-	depth := DepthNeeded(task)
-	w, err := NewDIMACSWriter("")
+	depth := satenc.DepthNeeded(task)
+	w, err := satenc.NewDIMACSWriter("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := Encode(task, depth, w, Options{})
+	enc, err := satenc.Encode(task, depth, w, satenc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var comments []string
 	for v := 1; v <= enc.NumVars; v++ {
-		comments = append(comments, "var "+itoa(v)+" "+enc.VarName(Var(v)))
+		comments = append(comments, "var "+itoa(v)+" "+enc.VarName(satenc.Var(v)))
 	}
 	var got bytes.Buffer
 	if err := w.WriteTo(&got, enc.NumVars, comments); err != nil {
@@ -139,7 +141,7 @@ func TestGoldenCNF(t *testing.T) {
 		t.Fatalf("%d lines, want %d", len(gl), len(wl))
 	}
 	// and the formula has a plan
-	sol, _, err := Solve(context.Background(), task, Config{})
+	sol, _, err := satenc.Solve(context.Background(), task, satenc.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,12 +158,12 @@ func itoa(v int) string { return strconv.Itoa(v) }
 // plan as it was.)
 func TestBitFlip(t *testing.T) {
 	p, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
-	cnf := &CNF{}
-	enc, err := Encode(task, DepthNeeded(task), cnf, Options{})
+	cnf := &satenc.CNF{}
+	enc, err := satenc.Encode(task, satenc.DepthNeeded(task), cnf, satenc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Gophersat{}.Solve(context.Background(), cnf)
+	res, err := satenc.Gophersat{}.Solve(context.Background(), cnf)
 	if err != nil || !res.Sat {
 		t.Fatalf("solve: %v", err)
 	}
@@ -170,7 +172,7 @@ func TestBitFlip(t *testing.T) {
 	}
 	flipped := 0
 	for v := 1; v <= enc.NumVars; v++ {
-		if k := enc.info[v].kind; k != kindTask && k != kindMethod {
+		if k := enc.VarKind(satenc.Var(v)); k == "fact" || k == "aux" {
 			continue
 		}
 		m := append([]bool(nil), res.Model...)
@@ -181,7 +183,7 @@ func TestBitFlip(t *testing.T) {
 			continue
 		}
 		if htn.Verify(p, sol.ToPlan(task)) == nil {
-			t.Fatalf("flipping variable %d (%s) still gives a valid plan", v, enc.VarName(Var(v)))
+			t.Fatalf("flipping variable %d (%s) still gives a valid plan", v, enc.VarName(satenc.Var(v)))
 		}
 	}
 	t.Logf("%d flips, each refused", flipped)
@@ -203,7 +205,7 @@ func TestReadModel(t *testing.T) {
 		{"s SATISFIABLE\nv 1 9 0\n", false, nil, true},
 	}
 	for i, c := range cases {
-		r, err := ReadModel(strings.NewReader(c.in), 3)
+		r, err := satenc.ReadModel(strings.NewReader(c.in), 3)
 		if c.bad {
 			if err == nil {
 				t.Errorf("case %d: no error", i)

@@ -81,6 +81,9 @@ func Read(r io.Reader, name string) ([]Puzzle, []error) {
 
 // ParsePuzzle reads one puzzle from a string, in any form Read accepts.
 func ParsePuzzle(s string) (Puzzle, error) {
+	if t := strings.TrimSpace(s); t != "" && strings.Trim(t, "0123456789") == "" && len(t) < 16 {
+		return Puzzle{}, fmt.Errorf("a puzzle has 16, 81, 256, 625 or 1296 cells, %q has %d", t, len(t))
+	}
 	ps, errs := Read(strings.NewReader(s), "")
 	if len(errs) > 0 {
 		return Puzzle{}, errs[0]

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newCmdCNF(io *ioStreams) *cobra.Command {
+func newCmdCNF(ios *ioStreams) *cobra.Command {
 	var output string
 	var depth, maxGround int
 	var names bool
@@ -80,7 +80,7 @@ Problems with recursion need --depth.`,
 			if err := f.Close(); err != nil {
 				return err
 			}
-			fmt.Fprintf(io.Err, "%s: depth %d, %d variables, %d clauses (encode %.1f ms, total %.1f ms)\n",
+			fmt.Fprintf(ios.Err, "%s: depth %d, %d variables, %d clauses (encode %.1f ms, total %.1f ms)\n",
 				output, depth, enc.NumVars, enc.Clauses, time.Since(t0).Seconds()*1000, time.Since(start).Seconds()*1000)
 			return nil
 		},
@@ -92,7 +92,7 @@ Problems with recursion need --depth.`,
 	return cmd
 }
 
-func newCmdDecode(io *ioStreams) *cobra.Command {
+func newCmdDecode(ios *ioStreams) *cobra.Command {
 	var output string
 	var noVerify bool
 	cmd := &cobra.Command{
@@ -148,7 +148,7 @@ format, checked by the verifier.`,
 			if output != "" {
 				return writePlanFile(output, plan)
 			}
-			return plan.Write(io.Out)
+			return plan.Write(ios.Out)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the plan to this file")

@@ -24,8 +24,8 @@ type groundOptions struct {
 	dump        bool
 }
 
-func newCmdGround(io *ioStreams, runF func(context.Context, *groundOptions) error) *cobra.Command {
-	opts := &groundOptions{io: io}
+func newCmdGround(ios *ioStreams, runF func(context.Context, *groundOptions) error) *cobra.Command {
+	opts := &groundOptions{io: ios}
 	cmd := &cobra.Command{
 		Use:   "ground DOMAIN PROBLEM",
 		Short: "Ground an HDDL problem and report the size of the ground task",

@@ -35,8 +35,8 @@ type ipcOptions struct {
 	first   int
 }
 
-func newCmdIPC(io *ioStreams) *cobra.Command {
-	opts := &ipcOptions{io: io}
+func newCmdIPC(ios *ioStreams) *cobra.Command {
+	opts := &ipcOptions{io: ios}
 	cmd := &cobra.Command{
 		Use:   "ipc [DIR]",
 		Short: "Run a stage over the IPC 2020 HTN benchmark set and tabulate the results per domain",

@@ -16,8 +16,8 @@ type parseOptions struct {
 	print       bool
 }
 
-func newCmdParse(io *ioStreams, runF func(*parseOptions) error) *cobra.Command {
-	opts := &parseOptions{io: io}
+func newCmdParse(ios *ioStreams, runF func(*parseOptions) error) *cobra.Command {
+	opts := &parseOptions{io: ios}
 	cmd := &cobra.Command{
 		Use:   "parse DOMAIN PROBLEM",
 		Short: "Parse and check an HDDL domain and problem and summarise them",

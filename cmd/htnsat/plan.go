@@ -34,8 +34,8 @@ type planOptions struct {
 	sat         satFlags
 }
 
-func newCmdPlan(io *ioStreams, runF func(context.Context, *planOptions) error) *cobra.Command {
-	opts := &planOptions{io: io}
+func newCmdPlan(ios *ioStreams, runF func(context.Context, *planOptions) error) *cobra.Command {
+	opts := &planOptions{io: ios}
 	cmd := &cobra.Command{
 		Use:   "plan DOMAIN PROBLEM",
 		Short: "Find a plan by progression search or through SAT, and verify it",

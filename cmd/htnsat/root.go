@@ -56,7 +56,7 @@ type usageError struct{ err error }
 
 func (e *usageError) Error() string { return e.err.Error() }
 
-func newRootCmd(io *ioStreams) *cobra.Command {
+func newRootCmd(ios *ioStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "htnsat",
 		Short: "HTN planning with HDDL: parse, ground, plan by progression or SAT, and solve Sudoku",
@@ -66,31 +66,33 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetOut(io.Out)
-	root.SetErr(io.Err)
-	root.SetIn(io.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.Err)
+	root.SetIn(ios.In)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
-	root.AddCommand(newCmdParse(io, nil))
-	root.AddCommand(newCmdGround(io, nil))
-	root.AddCommand(newCmdPlan(io, nil))
-	root.AddCommand(newCmdVerify(io))
-	root.AddCommand(newCmdCNF(io))
-	root.AddCommand(newCmdDecode(io))
-	root.AddCommand(newCmdIPC(io))
+	root.AddCommand(newCmdParse(ios, nil))
+	root.AddCommand(newCmdGround(ios, nil))
+	root.AddCommand(newCmdPlan(ios, nil))
+	root.AddCommand(newCmdVerify(ios))
+	root.AddCommand(newCmdCNF(ios))
+	root.AddCommand(newCmdDecode(ios))
+	root.AddCommand(newCmdCompare(ios))
+	root.AddCommand(newCmdSudoku(ios))
+	root.AddCommand(newCmdIPC(ios))
 	return root
 }
 
 // run executes the command line and returns the process exit code.
-func run(ctx context.Context, args []string, io *ioStreams) int {
-	root := newRootCmd(io)
+func run(ctx context.Context, args []string, ios *ioStreams) int {
+	root := newRootCmd(ios)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(io.Err, "htnsat: %v\n", err)
+	fmt.Fprintf(ios.Err, "htnsat: %v\n", err)
 	var ue *usageError
 	var ee *exitError
 	switch {

@@ -45,3 +45,5 @@ func solveSAT(ctx context.Context, t *ground.Task, s *satFlags, rep *planReport,
 	rep.StageSeconds["decode"] += time.Since(t1).Seconds()
 	return plan, nil
 }
+
+func satExternal(cmd string) satenc.Solver { return satenc.External{Command: cmd} }

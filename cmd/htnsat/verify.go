@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newCmdVerify(io *ioStreams) *cobra.Command {
+func newCmdVerify(ios *ioStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify DOMAIN PROBLEM PLAN",
 		Short: "Check a plan in the IPC 2020 HTN format against an HDDL problem",
@@ -37,7 +37,7 @@ plan line it concerns.`,
 			if err := htn.Verify(p, plan); err != nil {
 				return withCode(exitFailure, fmt.Errorf("%s: invalid: %w", args[2], err))
 			}
-			fmt.Fprintf(io.Out, "%s: valid plan (%d actions, %d decompositions)\n", args[2], plan.Length(), len(plan.Decomps))
+			fmt.Fprintf(ios.Out, "%s: valid plan (%d actions, %d decompositions)\n", args[2], plan.Length(), len(plan.Decomps))
 			return nil
 		},
 	}

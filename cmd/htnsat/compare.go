@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/report"
+	"github.com/htnsat/htnsat/sudoku"
+	"github.com/spf13/cobra"
+)
+
+type compareOptions struct {
+	files   []string
+	engines string
+	style   string
+	limit   int
+	timeout time.Duration
+	jobs    int
+	csv     string
+	json    string
+	plot    string
+	sat     string
+	search  string
+}
+
+func newCmdCompare(ios *ioStreams) *cobra.Command {
+	opts := &compareOptions{}
+	cmd := &cobra.Command{
+		Use:   "compare [-f PUZZLES]...",
+		Short: "Run every engine over a puzzle set, stage by stage, and report",
+		Long: `Run the progression planner, the HTN-to-SAT compiler and the direct SAT
+encoding over a puzzle set and compare them: for each puzzle and engine the time
+of each stage (parse, ground, encode, solve, decode, verify), search nodes or
+SAT variables and clauses, heap bytes allocated, status and whether the solution
+is verified. Prints a summary per grid size and engine (solved, median, 90th
+percentile and maximum time, median share of each stage); --csv and --json
+write one row per puzzle and engine; --plot draws a cactus plot and the stage
+times (SVG or PNG, by extension).
+
+With no -f, runs the paper's puzzle and a small embedded sample of each size
+(4, 9, 16, 25) with all engines.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompare(cmd.Context(), ios, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.files, "file", "f", nil, "puzzle file (repeatable); default: the embedded sample")
+	f.StringVar(&opts.engines, "engines", "all", "comma-separated engines: progression, htn-sat, direct-sat, or all")
+	f.StringVar(&opts.style, "style", "unordered", "initial task network of the HDDL problems: ordered (the paper's) or unordered")
+	f.IntVar(&opts.limit, "limit", 0, "only the first N puzzles")
+	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per puzzle and engine")
+	f.IntVar(&opts.jobs, "jobs", 1, "puzzles solved in parallel (1 keeps timings undisturbed)")
+	f.StringVar(&opts.csv, "csv", "", "write one row per puzzle and engine to this CSV file")
+	f.StringVar(&opts.json, "json", "", "write the rows to this JSON file")
+	f.StringVar(&opts.plot, "plot", "", "draw the plots into this .svg or .png file")
+	f.StringVar(&opts.sat, "sat-solver", "", "external DIMACS solver for the SAT engines (default: gophersat)")
+	f.StringVar(&opts.search, "search", "auto", "progression search: auto, dfs, gbfs or astar")
+	return cmd
+}
+
+func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error {
+	engines, err := sudoku.ParseEngines(opts.engines)
+	if err != nil {
+		return &usageError{err}
+	}
+	style, err := sudoku.ParseStyle(opts.style)
+	if err != nil {
+		return &usageError{err}
+	}
+	search, err := htn.ParseSearch(opts.search)
+	if err != nil {
+		return &usageError{err}
+	}
+	if opts.plot != "" && !strings.HasSuffix(opts.plot, ".svg") && !strings.HasSuffix(opts.plot, ".png") {
+		return &usageError{fmt.Errorf("--plot %s: the file must end in .svg or .png", opts.plot)}
+	}
+	var puzzles []sudoku.Puzzle
+	if len(opts.files) == 0 {
+		puzzles = sudoku.Samples()
+		if opts.limit > 0 && len(puzzles) > opts.limit {
+			puzzles = puzzles[:opts.limit]
+		}
+	} else if puzzles, err = readPuzzleFiles(ios, opts.files, opts.limit); err != nil {
+		return withCode(exitFailure, err)
+	}
+	co := sudoku.CompareOptions{Options: sudoku.DefaultOptions(), Engines: engines, Timeout: opts.timeout, Jobs: opts.jobs}
+	co.Style = style
+	co.HTN.Search = search
+	if opts.sat != "" {
+		co.Solver = satExternal(opts.sat)
+	}
+	tty := isTerminal(ios.Err)
+	start := time.Now()
+	if tty {
+		co.Progress = func(done, total int) {
+			const width = 30
+			n := width * done / total
+			eta := ""
+			if done > 0 && done < total {
+				left := time.Duration(float64(time.Since(start)) / float64(done) * float64(total-done))
+				eta = " eta " + left.Round(time.Second).String()
+			}
+			fmt.Fprintf(ios.Err, "\r[%s%s] %d/%d puzzles%s   ", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, eta)
+		}
+	}
+	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style, time limit %s each\n\n", len(puzzles), joinEngines(engines), style, opts.timeout)
+	runs := sudoku.Compare(ctx, puzzles, co)
+	if tty {
+		fmt.Fprintf(ios.Err, "\r%60s\r", "")
+	}
+	report.Summary(ios.Out, runs)
+	fmt.Fprintf(ios.Out, "\n%d runs in %.1fs\n", len(runs), time.Since(start).Seconds())
+	if opts.csv != "" {
+		if err := report.WriteCSV(opts.csv, runs); err != nil {
+			return err
+		}
+	}
+	if opts.json != "" {
+		if err := report.WriteJSON(opts.json, runs); err != nil {
+			return err
+		}
+	}
+	if opts.plot != "" {
+		if err := report.Plot(opts.plot, runs); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return withCode(exitTimeout, fmt.Errorf("interrupted after %d runs: %w", len(runs), err))
+	}
+	for _, r := range runs {
+		if r.Status == sudoku.Failed {
+			return withCode(exitFailure, fmt.Errorf("%s with %s: %s", r.Puzzle, r.Engine, r.Error))
+		}
+	}
+	return nil
+}
+
+func joinEngines(es []sudoku.Engine) string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = string(e)
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs htnsat with args and returns the exit code and outputs.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &ioStreams{In: strings.NewReader(stdin), Out: &out, Err: &errb})
+	return code, out.String(), errb.String()
+}
+
+const (
+	sudokuDomain = "../../domains/sudoku.hddl"
+	paperOrdered = "../../testdata/sudoku/paper-ordered.hddl"
+)
+
+func TestParseCommand(t *testing.T) {
+	code, out, _ := runCLI(t, "", "parse", sudokuDomain, paperOrdered)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"methods         5", "initial tasks   47 (46 free variables)", "total order     yes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runCLI(t, "", "parse", "--json", sudokuDomain, paperOrdered)
+	var s parseSummary
+	if code != 0 || json.Unmarshal([]byte(out), &s) != nil || s.FreeVariables != 46 || s.Actions != 1 || s.CompoundTasks != 5 {
+		t.Errorf("--json: exit %d, %+v", code, s)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.hddl")
+	os.WriteFile(bad, []byte("(define (domain d) (:predicates (p ?x)) (:action a :precondition (q)))"), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"parse", bad, bad}, exitFailure, "bad.hddl:1:67: unknown predicate q/0"},
+		{[]string{"parse", "only-one"}, exitUsage, "accepts 2 arg(s)"},
+		{[]string{"frobnicate"}, exitUsage, "unknown command"},
+		{[]string{"plan", "--bogus", sudokuDomain, paperOrdered}, exitUsage, "unknown flag"},
+		{[]string{"parse", "/does/not/exist", paperOrdered}, exitFailure, "no such file"},
+		{[]string{"sudoku", "solve", "12345"}, exitFailure, "has 5"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, "", c.args...)
+		if code != c.code || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+}
+
+func TestPlanAndVerify(t *testing.T) {
+	dir := t.TempDir()
+	for _, engine := range []string{"progression", "sat"} {
+		planFile := filepath.Join(dir, engine+".plan")
+		code, _, errOut := runCLI(t, "", "plan", "--engine", engine, "-o", planFile, sudokuDomain, paperOrdered)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", engine, code, errOut)
+		}
+		if !strings.Contains(errOut, "verified: true") {
+			t.Errorf("%s: stats lack the verification: %s", engine, errOut)
+		}
+		code, out, errOut := runCLI(t, "", "verify", sudokuDomain, paperOrdered, planFile)
+		if code != 0 || !strings.Contains(out, "valid plan (46 actions") {
+			t.Errorf("verify %s: exit %d, %s %s", engine, code, out, errOut)
+		}
+	}
+	// a corrupted plan
+	b, _ := os.ReadFile(filepath.Join(dir, "progression.plan"))
+	broken := strings.Replace(string(b), "FILL-CELL b1 c3 r0", "FILL-CELL b1 c4 r0", 1)
+	bad := filepath.Join(dir, "bad.plan")
+	os.WriteFile(bad, []byte(broken), 0o644)
+	code, _, errOut := runCLI(t, "", "verify", sudokuDomain, paperOrdered, bad)
+	if code != exitFailure || !strings.Contains(errOut, "plan line") {
+		t.Errorf("corrupted plan: exit %d, %s", code, errOut)
+	}
+}
+
+func TestCNFAndDecode(t *testing.T) {
+	dir := t.TempDir()
+	cnf := filepath.Join(dir, "paper.cnf")
+	if code, _, errOut := runCLI(t, "", "cnf", sudokuDomain, paperOrdered, "-o", cnf); code != 0 {
+		t.Fatalf("cnf: %s", errOut)
+	}
+	head, _ := os.ReadFile(cnf)
+	if !strings.Contains(string(head), "c depth 3") || !strings.Contains(string(head), "p cnf ") {
+		t.Fatalf("the CNF lacks its header")
+	}
+	// a model in the competition form, made by solving in-process
+	code, out, _ := runCLI(t, "", "sudoku", "solve", "--engine", "htn-sat", "--line")
+	if code != 0 || !strings.Contains(out, "solved") {
+		t.Fatalf("sudoku solve: %s", out)
+	}
+	// decode refuses a model that does not describe a plan
+	model := filepath.Join(dir, "model.txt")
+	os.WriteFile(model, []byte("s SATISFIABLE\nv 0\n"), 0o644)
+	code, _, errOut := runCLI(t, "", "decode", sudokuDomain, paperOrdered, cnf, model)
+	if code != exitFailure || !strings.Contains(errOut, "the model does not describe a plan") {
+		t.Errorf("decode of an empty model: exit %d, %s", code, errOut)
+	}
+}
+
+func TestSudokuCommands(t *testing.T) {
+	code, out, _ := runCLI(t, "", "sudoku", "domain", "--size", "4")
+	if code != 0 || !strings.Contains(out, "d1 d2 d3 d4 - digit") {
+		t.Errorf("domain --size 4: %d %s", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", "sudoku", "domain", "--size", "10"); code != exitUsage || !strings.Contains(errOut, "k²") {
+		t.Errorf("domain --size 10: %d %s", code, errOut)
+	}
+	code, out, _ = runCLI(t, "...3..4114..3...", "sudoku", "hddl", "--style", "unordered", "-")
+	if code != 0 || !strings.Contains(out, ":ordering") {
+		t.Errorf("hddl from stdin: %d %s", code, out)
+	}
+	code, out, errOut := runCLI(t, "", "sudoku", "solve")
+	if code != 0 || strings.Count(out, "solved     yes") != 3 {
+		t.Errorf("solve (paper, all engines): exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestCompareFiles(t *testing.T) {
+	dir := t.TempDir()
+	puzzles := filepath.Join(dir, "p.txt")
+	os.WriteFile(puzzles, []byte("# two 4x4 puzzles and a broken line\n...3..4114..3...\n1..4..1..3..4..3\n12345\n"), 0o644)
+	csvFile, jsonFile := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.json")
+	for _, plot := range []string{"r.svg", "r.png"} {
+		plotFile := filepath.Join(dir, plot)
+		code, out, errOut := runCLI(t, "", "compare", "-f", puzzles, "--csv", csvFile, "--json", jsonFile, "--plot", plotFile)
+		if code != 0 {
+			t.Fatalf("compare: exit %d: %s %s", code, out, errOut)
+		}
+		if !strings.Contains(errOut, "p.txt:4:") {
+			t.Errorf("the broken line is not reported: %s", errOut)
+		}
+		f, err := os.Open(plotFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(plot, ".svg") {
+			dec := xml.NewDecoder(f)
+			for {
+				if _, err := dec.Token(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("the SVG does not parse: %v", err)
+				}
+			}
+		} else if _, err := png.Decode(f); err != nil {
+			t.Fatalf("the PNG does not decode: %v", err)
+		}
+		f.Close()
+	}
+	cf, _ := os.Open(csvFile)
+	rows, err := csv.NewReader(cf).ReadAll()
+	cf.Close()
+	if err != nil || len(rows) != 1+2*3 {
+		t.Fatalf("CSV: %d rows (want a header and one row per puzzle and engine), %v", len(rows), err)
+	}
+	var js []map[string]any
+	b, _ := os.ReadFile(jsonFile)
+	if err := json.Unmarshal(b, &js); err != nil || len(js) != 6 {
+		t.Fatalf("JSON: %d rows, %v", len(js), err)
+	}
+	for _, r := range js {
+		if r["status"] != "solved" || r["verified"] != true {
+			t.Errorf("row %v", r)
+		}
+	}
+}

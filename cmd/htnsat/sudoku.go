@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/htnsat/htnsat/sudoku"
+	"github.com/spf13/cobra"
+)
+
+// paperPuzzle is the example puzzle of "Planning Sudoku for HDDL" (Fig. 1).
+const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
+
+func newCmdSudoku(ios *ioStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sudoku",
+		Short: "Sudoku end to end: HDDL generation, solving by every engine, direct SAT baseline",
+	}
+	cmd.AddCommand(newCmdSudokuDomain(ios), newCmdSudokuHDDL(ios), newCmdSudokuSolve(ios))
+	return cmd
+}
+
+func newCmdSudokuDomain(ios *ioStreams) *cobra.Command {
+	var size int
+	var output string
+	cmd := &cobra.Command{
+		Use:   "domain --size N",
+		Short: "Write the paper's Sudoku domain for N×N grids (N = 4, 9, 16, 25, 36)",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			k := 0
+			for kk := sudoku.MinBox; kk <= sudoku.MaxBox; kk++ {
+				if kk*kk == size {
+					k = kk
+				}
+			}
+			if k == 0 {
+				return &usageError{fmt.Errorf("--size %d: the size must be k² for k = %d..%d (4, 9, 16, 25, 36)", size, sudoku.MinBox, sudoku.MaxBox)}
+			}
+			return writeOut(ios, output, func(w io.Writer) error { return sudoku.WriteDomain(w, k) })
+		},
+	}
+	cmd.Flags().IntVar(&size, "size", 9, "grid size N")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	return cmd
+}
+
+func newCmdSudokuHDDL(ios *ioStreams) *cobra.Command {
+	var style, output, name string
+	cmd := &cobra.Command{
+		Use:   "hddl PUZZLE",
+		Short: "Write the HDDL problem of a puzzle for the paper's domain",
+		Long: `Write the HDDL problem of a puzzle: the grid structure and the givens as initial
+facts, one fill-cell task per blank cell with its digit a free variable of the
+initial task network, then all-check. --style ordered is the paper's (fill
+tasks in row-major order); unordered leaves them unordered, all-check last.
+PUZZLE is the puzzle in any form the reader accepts, or "-" for stdin.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := sudoku.ParseStyle(style)
+			if err != nil {
+				return &usageError{err}
+			}
+			ps, err := readPuzzleArg(ios, args[0])
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			if len(ps) != 1 {
+				return withCode(exitFailure, fmt.Errorf("%d puzzles where one was expected", len(ps)))
+			}
+			return writeOut(ios, output, func(w io.Writer) error { return sudoku.WriteProblem(w, ps[0].Grid, st, name) })
+		},
+	}
+	cmd.Flags().StringVar(&style, "style", "ordered", "ordered (the paper's) or unordered")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	cmd.Flags().StringVar(&name, "name", "sudoku", "problem name")
+	return cmd
+}
+
+func writeOut(ios *ioStreams, path string, fn func(io.Writer) error) error {
+	if path == "" {
+		return fn(ios.Out)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// readPuzzleArg reads puzzles from an argument ("-": stdin).
+func readPuzzleArg(ios *ioStreams, arg string) ([]sudoku.Puzzle, error) {
+	if arg == "-" {
+		ps, errs := sudoku.Read(ios.In, "stdin")
+		return ps, errors.Join(errs...)
+	}
+	p, err := sudoku.ParsePuzzle(arg)
+	if err != nil {
+		return nil, err
+	}
+	return []sudoku.Puzzle{p}, nil
+}
+
+// readPuzzleFiles reads every puzzle of the files, reporting unreadable
+// lines on stderr; it fails only if nothing could be read.
+func readPuzzleFiles(ios *ioStreams, files []string, limit int) ([]sudoku.Puzzle, error) {
+	var all []sudoku.Puzzle
+	bad := 0
+	for _, f := range files {
+		ps, errs := sudoku.ReadFile(f)
+		for _, e := range errs {
+			fmt.Fprintln(ios.Err, e)
+		}
+		bad += len(errs)
+		all = append(all, ps...)
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("no puzzle could be read (%d errors)", bad)
+	}
+	if limit > 0 && len(all) > limit {
+		all = all[:limit]
+	}
+	return all, nil
+}
+
+type solveOptions struct {
+	files   []string
+	engines string
+	style   string
+	unique  bool
+	line    bool
+	timeout time.Duration
+	limit   int
+	sat     string
+}
+
+func newCmdSudokuSolve(ios *ioStreams) *cobra.Command {
+	opts := &solveOptions{}
+	cmd := &cobra.Command{
+		Use:   "solve [PUZZLE | -f FILE]",
+		Short: "Solve puzzles with the progression planner, the HTN-to-SAT compiler and the direct SAT encoding",
+		Long: `Solve each puzzle with the chosen engines and print the solved grid (or its
+one-line form with --line), the time of each stage per engine and whether the
+solution is verified. With no argument it solves the paper's puzzle with the
+embedded domain. An engine that runs out of time is reported as such.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSudokuSolve(cmd.Context(), ios, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.files, "file", "f", nil, "read the puzzles of this file (repeatable)")
+	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat, direct-sat, a comma-separated list, or all")
+	f.StringVar(&opts.style, "style", "unordered", "initial task network of the HDDL problem: ordered (the paper's) or unordered")
+	f.BoolVar(&opts.unique, "unique", false, "direct-sat: also tell whether the solution is unique")
+	f.BoolVar(&opts.line, "line", false, "print solutions in the one-line form")
+	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per puzzle and engine")
+	f.IntVar(&opts.limit, "limit", 0, "solve only the first N puzzles")
+	f.StringVar(&opts.sat, "sat-solver", "", "external DIMACS solver for the SAT engines (default: gophersat)")
+	return cmd
+}
+
+func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, args []string) error {
+	engines, err := sudoku.ParseEngines(opts.engines)
+	if err != nil {
+		return &usageError{err}
+	}
+	style, err := sudoku.ParseStyle(opts.style)
+	if err != nil {
+		return &usageError{err}
+	}
+	var puzzles []sudoku.Puzzle
+	switch {
+	case len(args) == 1 && len(opts.files) > 0:
+		return &usageError{errors.New("give a puzzle or -f FILE, not both")}
+	case len(args) == 1:
+		if puzzles, err = readPuzzleArg(ios, args[0]); err != nil {
+			return withCode(exitFailure, err)
+		}
+	case len(opts.files) > 0:
+		if puzzles, err = readPuzzleFiles(ios, opts.files, opts.limit); err != nil {
+			return withCode(exitFailure, err)
+		}
+	default:
+		p, _ := sudoku.ParsePuzzle(paperPuzzle)
+		p.Name = "paper"
+		puzzles = []sudoku.Puzzle{p}
+	}
+	eo := sudoku.DefaultOptions()
+	eo.Style, eo.Unique = style, opts.unique
+	if opts.sat != "" {
+		eo.Solver = satExternal(opts.sat)
+	}
+	failed := 0
+	for _, p := range puzzles {
+		var runs []sudoku.Run
+		for _, e := range engines {
+			if err := ctx.Err(); err != nil {
+				return withCode(exitTimeout, err)
+			}
+			pctx, cancel := withTimeout(ctx, opts.timeout)
+			runs = append(runs, sudoku.RunEngine(pctx, p, e, eo))
+			cancel()
+		}
+		failed += printSolve(ios.Out, p, runs, opts.line)
+	}
+	if failed > 0 {
+		return withCode(exitFailure, fmt.Errorf("%d runs failed", failed))
+	}
+	return nil
+}
+
+// printSolve prints a puzzle's solution and its runs; it returns the
+// number of runs that failed (errors, not timeouts).
+func printSolve(w io.Writer, p sudoku.Puzzle, runs []sudoku.Run, line bool) int {
+	var sol *sudoku.Grid
+	failed := 0
+	for i := range runs {
+		if runs[i].Verified && sol == nil {
+			sol = &runs[i].Solution
+		}
+		if runs[i].Status == sudoku.Failed {
+			failed++
+		}
+	}
+	if line {
+		out := "no solution"
+		if sol != nil {
+			out = sol.Line()
+		}
+		fmt.Fprintf(w, "%s %s\n", p.Line(), out)
+	} else {
+		fmt.Fprintf(w, "%s: %d×%d, %d givens\n", p.Name, p.Size(), p.Size(), p.Givens())
+		if sol != nil {
+			fmt.Fprint(w, sol.String())
+		}
+	}
+	fmt.Fprintf(w, "  %-12s %-10s %-8s %9s", "engine", "status", "verified", "total")
+	for _, s := range sudoku.Stages {
+		fmt.Fprintf(w, " %8s", s)
+	}
+	fmt.Fprintf(w, "  %s\n", "size")
+	for _, r := range runs {
+		ver := "no"
+		if r.Verified {
+			ver = "yes"
+		}
+		fmt.Fprintf(w, "  %-12s %-10s %-8s %9s", r.Engine, r.Status, ver, ms(r.Total))
+		for _, s := range sudoku.Stages {
+			if d, ok := r.Stages[s]; ok {
+				fmt.Fprintf(w, " %8s", ms(d))
+			} else {
+				fmt.Fprintf(w, " %8s", "-")
+			}
+		}
+		size := ""
+		switch {
+		case r.Engine == sudoku.Progression:
+			size = fmt.Sprintf("%d nodes", r.Nodes)
+		case r.Vars > 0:
+			size = fmt.Sprintf("%d vars, %d clauses", r.Vars, r.Clauses)
+		}
+		if r.Unique != "" {
+			size += ", " + string(r.Unique)
+		}
+		fmt.Fprintf(w, "  %s\n", size)
+		if r.Error != "" {
+			fmt.Fprintf(w, "    %s\n", r.Error)
+		}
+	}
+	if !line {
+		fmt.Fprintln(w)
+	}
+	return failed
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.2fms", d.Seconds()*1000)
+}

@@ -1,0 +1,346 @@
+// Package report turns comparison runs into a terminal table, CSV, JSON
+// and plots (a cactus plot and a stacked bar chart of stage times, drawn
+// with gonum/plot as SVG or PNG).
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/htnsat/htnsat/sudoku"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	_ "gonum.org/v1/plot/vg/vgimg" // png
+	_ "gonum.org/v1/plot/vg/vgsvg" // svg
+)
+
+func msOf(d time.Duration) float64 { return d.Seconds() * 1000 }
+
+// quantile of sorted xs (nearest rank).
+func quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	i := int(math.Ceil(q*float64(len(sorted)))) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+type group struct {
+	size   int
+	engine sudoku.Engine
+	runs   []sudoku.Run
+}
+
+// groups splits runs by grid size and engine, in a stable order.
+func groups(runs []sudoku.Run) []*group {
+	idx := map[string]*group{}
+	var out []*group
+	for _, r := range runs {
+		k := fmt.Sprintf("%d|%s", r.Size, r.Engine)
+		g := idx[k]
+		if g == nil {
+			g = &group{size: r.Size, engine: r.Engine}
+			idx[k] = g
+			out = append(out, g)
+		}
+		g.runs = append(g.runs, r)
+	}
+	order := map[sudoku.Engine]int{}
+	for i, e := range sudoku.Engines {
+		order[e] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].size != out[j].size {
+			return out[i].size < out[j].size
+		}
+		return order[out[i].engine] < order[out[j].engine]
+	})
+	return out
+}
+
+// Summary prints, per grid size and engine: puzzles solved (and verified)
+// out of those tried, the median, 90th percentile and maximum time of the
+// solved ones, and the median share of each stage in their time.
+func Summary(w io.Writer, runs []sudoku.Run) {
+	fmt.Fprintf(w, "%-6s %-12s %9s %9s %9s %9s", "size", "engine", "solved", "median", "p90", "max")
+	for _, s := range sudoku.Stages {
+		fmt.Fprintf(w, " %7s", s)
+	}
+	fmt.Fprintf(w, "  %s\n", "median size")
+	for _, g := range groups(runs) {
+		var times []float64
+		share := map[string][]float64{}
+		var nodes, vars []float64
+		other := map[sudoku.Status]int{}
+		for _, r := range g.runs {
+			if r.Status != sudoku.Solved || !r.Verified {
+				other[r.Status]++
+				continue
+			}
+			t := msOf(r.Total)
+			times = append(times, t)
+			for _, s := range sudoku.Stages {
+				if d, ok := r.Stages[s]; ok && t > 0 {
+					share[s] = append(share[s], 100*msOf(d)/t)
+				}
+			}
+			nodes = append(nodes, float64(r.Nodes))
+			vars = append(vars, float64(r.Vars))
+		}
+		sort.Float64s(times)
+		fmt.Fprintf(w, "%-6s %-12s %9s %9s %9s %9s", fmt.Sprintf("%dx%d", g.size, g.size), g.engine,
+			fmt.Sprintf("%d/%d", len(times), len(g.runs)), fmtMS(quantile(times, 0.5)), fmtMS(quantile(times, 0.9)), fmtMS(quantile(times, 1)))
+		for _, s := range sudoku.Stages {
+			v := share[s]
+			if len(v) == 0 {
+				fmt.Fprintf(w, " %7s", "-")
+				continue
+			}
+			sort.Float64s(v)
+			fmt.Fprintf(w, " %6.0f%%", quantile(v, 0.5))
+		}
+		sort.Float64s(nodes)
+		sort.Float64s(vars)
+		switch {
+		case g.engine == sudoku.Progression && len(nodes) > 0:
+			fmt.Fprintf(w, "  %.0f nodes", quantile(nodes, 0.5))
+		case len(vars) > 0:
+			fmt.Fprintf(w, "  %.0f vars", quantile(vars, 0.5))
+		}
+		var notes []string
+		for _, st := range []sudoku.Status{sudoku.Timeout, sudoku.Unsolvable, sudoku.Failed, sudoku.Solved} {
+			if n := other[st]; n > 0 {
+				name := string(st)
+				if st == sudoku.Solved {
+					name = "unverified"
+				}
+				notes = append(notes, fmt.Sprintf("%d %s", n, name))
+			}
+		}
+		if len(notes) > 0 {
+			fmt.Fprintf(w, "  (%s)", strings.Join(notes, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func fmtMS(ms float64) string {
+	switch {
+	case math.IsNaN(ms):
+		return "-"
+	case ms >= 10000:
+		return fmt.Sprintf("%.1fs", ms/1000)
+	case ms >= 100:
+		return fmt.Sprintf("%.0fms", ms)
+	}
+	return fmt.Sprintf("%.2fms", ms)
+}
+
+// row is the CSV and JSON form of a run.
+type row struct {
+	Puzzle     string  `json:"puzzle"`
+	Size       int     `json:"size"`
+	Givens     int     `json:"givens"`
+	Engine     string  `json:"engine"`
+	Style      string  `json:"style"`
+	Status     string  `json:"status"`
+	Verified   bool    `json:"verified"`
+	TotalMS    float64 `json:"total_ms"`
+	ParseMS    float64 `json:"parse_ms"`
+	GroundMS   float64 `json:"ground_ms"`
+	EncodeMS   float64 `json:"encode_ms"`
+	SolveMS    float64 `json:"solve_ms"`
+	DecodeMS   float64 `json:"decode_ms"`
+	VerifyMS   float64 `json:"verify_ms"`
+	Nodes      int64   `json:"nodes"`
+	Vars       int     `json:"vars"`
+	Clauses    int     `json:"clauses"`
+	Depth      int     `json:"depth"`
+	PlanLength int     `json:"plan_length"`
+	AllocMB    float64 `json:"alloc_mb"`
+	Unique     string  `json:"unique,omitempty"`
+	Solution   string  `json:"solution,omitempty"`
+	Error      string  `json:"error,omitempty"`
+}
+
+func rowOf(r sudoku.Run) row {
+	style := r.Style.String()
+	if r.Engine == sudoku.DirectSAT {
+		style = ""
+	}
+	out := row{
+		Puzzle: r.Puzzle, Size: r.Size, Givens: r.Givens, Engine: string(r.Engine), Style: style,
+		Status: string(r.Status), Verified: r.Verified, TotalMS: msOf(r.Total),
+		ParseMS: msOf(r.Stages["parse"]), GroundMS: msOf(r.Stages["ground"]), EncodeMS: msOf(r.Stages["encode"]),
+		SolveMS: msOf(r.Stages["solve"]), DecodeMS: msOf(r.Stages["decode"]), VerifyMS: msOf(r.Stages["verify"]),
+		Nodes: r.Nodes, Vars: r.Vars, Clauses: r.Clauses, Depth: r.Depth, PlanLength: r.PlanLength,
+		AllocMB: float64(r.AllocBytes) / (1 << 20), Unique: string(r.Unique), Error: r.Error,
+	}
+	if r.Verified {
+		out.Solution = r.Solution.Line()
+	}
+	return out
+}
+
+// WriteCSV writes one row per run.
+func WriteCSV(path string, runs []sudoku.Run) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "unique", "solution", "error"})
+	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+	for _, r := range runs {
+		o := rowOf(r)
+		w.Write([]string{o.Puzzle, strconv.Itoa(o.Size), strconv.Itoa(o.Givens), o.Engine, o.Style, o.Status, strconv.FormatBool(o.Verified),
+			ff(o.TotalMS), ff(o.ParseMS), ff(o.GroundMS), ff(o.EncodeMS), ff(o.SolveMS), ff(o.DecodeMS), ff(o.VerifyMS),
+			strconv.FormatInt(o.Nodes, 10), strconv.Itoa(o.Vars), strconv.Itoa(o.Clauses), strconv.Itoa(o.Depth), strconv.Itoa(o.PlanLength),
+			ff(o.AllocMB), o.Unique, o.Solution, o.Error})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// WriteJSON writes the runs as a JSON array.
+func WriteJSON(path string, runs []sudoku.Run) error {
+	rows := make([]row, len(runs))
+	for i, r := range runs {
+		rows[i] = rowOf(r)
+	}
+	b, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// Plot draws two panels into one SVG or PNG file (by extension): a cactus
+// plot, the number of puzzles solved against the time each took (log
+// scale), one line per engine and grid size; and the mean time of each
+// stage per engine and size, stacked.
+func Plot(path string, runs []sudoku.Run) error {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if format != "svg" && format != "png" {
+		return fmt.Errorf("plot %s: the file must end in .svg or .png", path)
+	}
+	gs := groups(runs)
+	cactus := plot.New()
+	cactus.Title.Text = "Puzzles solved against time per puzzle"
+	cactus.X.Label.Text = "puzzles solved"
+	cactus.Y.Label.Text = "time per puzzle (ms, log scale)"
+	cactus.Y.Scale = plot.LogScale{}
+	cactus.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	cactus.Legend.Top = true
+	cactus.Legend.Left = true
+	for i, g := range gs {
+		var ts []float64
+		for _, r := range g.runs {
+			if r.Status == sudoku.Solved && r.Verified {
+				ts = append(ts, max(msOf(r.Total), 1e-3))
+			}
+		}
+		if len(ts) == 0 {
+			continue
+		}
+		sort.Float64s(ts)
+		pts := make(plotter.XYs, len(ts))
+		for k, t := range ts {
+			pts[k] = plotter.XY{X: float64(k + 1), Y: t}
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		line.Color = plotutil.Color(i)
+		line.Dashes = plotutil.Dashes(i % 3)
+		line.Width = vg.Points(1.5)
+		cactus.Add(line)
+		cactus.Legend.Add(fmt.Sprintf("%s %dx%d", g.engine, g.size, g.size), line)
+	}
+	bars := plot.New()
+	bars.Title.Text = "Mean time per stage (solved puzzles)"
+	bars.Y.Label.Text = "ms"
+	bars.Legend.Top = true
+	var labels []string
+	var used []*group
+	for _, g := range gs {
+		labels = append(labels, fmt.Sprintf("%s\n%dx%d", g.engine, g.size, g.size))
+		used = append(used, g)
+	}
+	var below *plotter.BarChart
+	width := vg.Points(max(8, min(40, 360/float64(max(len(used), 1)))))
+	for si, s := range sudoku.Stages {
+		vals := make(plotter.Values, len(used))
+		for k, g := range used {
+			n := 0
+			for _, r := range g.runs {
+				if r.Status == sudoku.Solved && r.Verified {
+					vals[k] += msOf(r.Stages[s])
+					n++
+				}
+			}
+			if n > 0 {
+				vals[k] /= float64(n)
+			}
+		}
+		b, err := plotter.NewBarChart(vals, width)
+		if err != nil {
+			return err
+		}
+		b.Color = stageColor(si)
+		b.LineStyle.Width = 0
+		if below != nil {
+			b.StackOn(below)
+		}
+		below = b
+		bars.Add(b)
+		bars.Legend.Add(s, b)
+	}
+	bars.NominalX(labels...)
+	bars.X.Tick.Label.Rotation = 0
+	const w, h = 28 * vg.Centimeter, 11 * vg.Centimeter
+	c, err := draw.NewFormattedCanvas(w, h, format)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadY: vg.Millimeter * 5, PadTop: vg.Millimeter * 5, PadBottom: vg.Millimeter * 5, PadLeft: vg.Millimeter * 5, PadRight: vg.Millimeter * 5}
+	canvases := plot.Align([][]*plot.Plot{{cactus, bars}}, tiles, dc)
+	cactus.Draw(canvases[0][0])
+	bars.Draw(canvases[0][1])
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func stageColor(i int) color.Color {
+	palette := []color.RGBA{
+		{0x4c, 0x72, 0xb0, 0xff}, {0xdd, 0x84, 0x52, 0xff}, {0x55, 0xa8, 0x68, 0xff},
+		{0xc4, 0x4e, 0x52, 0xff}, {0x81, 0x72, 0xb3, 0xff}, {0x93, 0x78, 0x60, 0xff},
+	}
+	return palette[i%len(palette)]
+}
