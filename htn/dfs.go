@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"sort"
 
 	"github.com/htnsat/htnsat/ground"
 )
@@ -51,6 +52,10 @@ type dfs struct {
 	nodes []netNode
 	path  []step
 	stats *Stats
+	// front holds the alive nodes without pending predecessors, in no
+	// particular order; frontPos[n] is n's index in it, or -1
+	front    []int32
+	frontPos []int32
 
 	// liveness: methods and actions whose preconditions can never hold
 	// again, and compound tasks left without a live method
@@ -64,6 +69,7 @@ type dfs struct {
 
 	visited map[string]struct{}
 	key     []byte
+	groups  *groupState // nil when unused
 }
 
 var errStop = errors.New("stop")
@@ -71,6 +77,38 @@ var errStop = errors.New("stop")
 func (s *dfs) has(f ground.FactID) bool { return s.state[f>>6]&(1<<(uint(f)&63)) != 0 }
 
 func (s *dfs) flip(f ground.FactID) { s.state[f>>6] ^= 1 << (uint(f) & 63) }
+
+func (s *dfs) toFront(n int32) {
+	s.frontPos[n] = int32(len(s.front))
+	s.front = append(s.front, n)
+}
+
+func (s *dfs) fromFront(n int32) {
+	i := s.frontPos[n]
+	last := s.front[len(s.front)-1]
+	s.front[i] = last
+	s.frontPos[last] = i
+	s.front = s.front[:len(s.front)-1]
+	s.frontPos[n] = -1
+}
+
+// incPreds and decPreds change a node's count of pending predecessors,
+// keeping the frontier up to date.
+func (s *dfs) incPreds(x int32) {
+	nd := &s.nodes[x]
+	if nd.preds == 0 && nd.alive {
+		s.fromFront(x)
+	}
+	nd.preds++
+}
+
+func (s *dfs) decPreds(x int32) {
+	nd := &s.nodes[x]
+	nd.preds--
+	if nd.preds == 0 && nd.alive {
+		s.toFront(x)
+	}
+}
 
 func (s *dfs) holds(pre, neg []ground.FactID) bool {
 	for _, f := range pre {
@@ -107,7 +145,7 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
 	}
 	for _, o := range t.InitialOrder {
 		s.nodes[o.Before].succ = append(s.nodes[o.Before].succ, o.After)
-		s.nodes[o.After].preds++
+		s.incPreds(o.After)
 	}
 	// what the initial state already rules out
 	if opt.DeadEnds {
@@ -121,6 +159,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
 		}
 	}
 	s.trail = s.trail[:0] // the initial kills are never undone
+	if opt.Groups && opt.DeadEnds && !opt.CompletePO {
+		s.groups = newGroupState(s)
+	}
 	if v.recursive {
 		s.visited = map[string]struct{}{}
 	}
@@ -130,6 +171,8 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
 func (s *dfs) addNode(kind uint8, id int32) int32 {
 	n := int32(len(s.nodes))
 	s.nodes = append(s.nodes, netNode{kind: kind, id: id, alive: true})
+	s.frontPos = append(s.frontPos, -1)
+	s.toFront(n)
 	if kind == nodeTask {
 		s.inNet[id]++
 		if s.taskDead(ground.TaskID(id)) {
@@ -146,6 +189,9 @@ func (s *dfs) addNode(kind uint8, id int32) int32 {
 
 func (s *dfs) removeNode(n int32) {
 	nd := &s.nodes[n]
+	if nd.preds == 0 {
+		s.fromFront(n)
+	}
 	nd.alive = false
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]--
@@ -163,6 +209,9 @@ func (s *dfs) removeNode(n int32) {
 func (s *dfs) restoreNode(n int32) {
 	nd := &s.nodes[n]
 	nd.alive = true
+	if nd.preds == 0 {
+		s.toFront(n)
+	}
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]++
 		if s.taskDead(ground.TaskID(nd.id)) {
@@ -201,6 +250,9 @@ func (s *dfs) killMethod(m int32) {
 	}
 	s.methDead[m] = true
 	s.trail = append(s.trail, m)
+	if s.groups != nil {
+		s.groups.killed(s, m)
+	}
 	s.deadEnd += int(s.checkIn[m])
 	c := int(s.v.meths[m].task) - s.v.nA
 	s.count[c]--
@@ -238,6 +290,9 @@ func (s *dfs) undoTrail(n int) {
 			s.count[c]++
 			s.methDead[r] = false
 			s.deadEnd -= int(s.checkIn[r])
+			if s.groups != nil {
+				s.groups.revived(s, r)
+			}
 		} else {
 			a := -1 - r
 			s.actDead[a] = false
@@ -280,7 +335,7 @@ func (s *dfs) apply(n int32) {
 	}
 	s.removeNode(n)
 	for _, x := range nd.succ {
-		s.nodes[x].preds--
+		s.decPreds(x)
 	}
 	s.path = append(s.path, st)
 }
@@ -290,6 +345,9 @@ func (s *dfs) apply(n int32) {
 func (s *dfs) decompose(n int32, m int32) {
 	sm := &s.v.meths[m]
 	st := step{node: n, method: m, trail: len(s.trail), nodes: len(s.nodes)}
+	if s.groups != nil {
+		s.groups.decide(s, m, true)
+	}
 	succ := s.nodes[n].succ
 	s.removeNode(n)
 	first := int32(len(s.nodes))
@@ -305,19 +363,19 @@ func (s *dfs) decompose(n int32, m int32) {
 	hasSucc := make([]bool, k)
 	for _, o := range sm.ordering {
 		s.nodes[base+o.Before].succ = append(s.nodes[base+o.Before].succ, base+o.After)
-		s.nodes[base+o.After].preds++
+		s.incPreds(base + o.After)
 		hasSucc[o.Before] = true
 	}
 	if check >= 0 {
 		for i := int32(0); i < k; i++ {
 			s.nodes[check].succ = append(s.nodes[check].succ, base+i)
-			s.nodes[base+i].preds++
+			s.incPreds(base + i)
 		}
 		if k == 0 {
 			// an empty method: the check takes the task's place
 			s.nodes[check].succ = append(s.nodes[check].succ, succ...)
 			for _, x := range succ {
-				s.nodes[x].preds++
+				s.incPreds(x)
 			}
 		}
 	}
@@ -325,12 +383,12 @@ func (s *dfs) decompose(n int32, m int32) {
 		if !hasSucc[i] {
 			s.nodes[base+i].succ = append(s.nodes[base+i].succ, succ...)
 			for _, x := range succ {
-				s.nodes[x].preds++
+				s.incPreds(x)
 			}
 		}
 	}
 	for _, x := range succ {
-		s.nodes[x].preds--
+		s.decPreds(x)
 	}
 	st.first, st.count = first, int32(len(s.nodes))-first
 	s.path = append(s.path, st)
@@ -344,13 +402,16 @@ func (s *dfs) undo() {
 	nd := &s.nodes[n]
 	if st.method < 0 {
 		for _, x := range nd.succ {
-			s.nodes[x].preds++
+			s.incPreds(x)
 		}
 		s.restoreNode(n)
 		for _, f := range st.changed {
 			s.flip(f)
 		}
 		s.undoTrail(st.trail)
+		if undoHook != nil {
+			undoHook(s, st)
+		}
 		return
 	}
 	// drop the new nodes and their edges to n's successors
@@ -361,36 +422,26 @@ func (s *dfs) undo() {
 		}
 		for _, x := range c.succ {
 			if x < st.first {
-				s.nodes[x].preds--
+				s.decPreds(x)
 			}
 		}
 	}
 	s.nodes = s.nodes[:st.first]
+	s.frontPos = s.frontPos[:st.first]
 	for _, x := range nd.succ {
-		s.nodes[x].preds++
+		s.incPreds(x)
 	}
 	s.restoreNode(n)
 	s.undoTrail(st.trail)
+	if s.groups != nil {
+		s.groups.decide(s, st.method, false)
+	}
+	if undoHook != nil {
+		undoHook(s, st)
+	}
 }
 
 // ---------------------------------------------------------------- search
-
-// frontier lists the alive nodes without pending predecessors: checks and
-// primitive tasks in prims, compound tasks in comps.
-func (s *dfs) frontier(prims, comps []int32) ([]int32, []int32) {
-	for i := range s.nodes {
-		nd := &s.nodes[i]
-		if !nd.alive || nd.preds > 0 {
-			continue
-		}
-		if nd.kind == nodeCheck || int(nd.id) < s.v.nA {
-			prims = append(prims, int32(i))
-		} else {
-			comps = append(comps, int32(i))
-		}
-	}
-	return prims, comps
-}
 
 func (s *dfs) goalHolds() bool {
 	t := s.v.t
@@ -422,7 +473,17 @@ func (s *dfs) visitedBefore() bool {
 	return false
 }
 
+// checkHook and undoHook, when set (by tests), see every search node and
+// every undone step, to check invariants.
+var (
+	checkHook func(*dfs)
+	undoHook  func(*dfs, step)
+)
+
 func (s *dfs) search() (bool, error) {
+	if checkHook != nil {
+		checkHook(s)
+	}
 	s.stats.Nodes++
 	if s.stats.Nodes&1023 == 0 {
 		if err := s.ctx.Err(); err != nil {
@@ -432,7 +493,7 @@ func (s *dfs) search() (bool, error) {
 			return false, ErrNodeLimit
 		}
 	}
-	if s.deadEnd > 0 {
+	if s.deadEnd > 0 || s.groups != nil && s.groups.zero > 0 {
 		s.stats.DeadEnds++
 		return false, nil
 	}
@@ -440,42 +501,58 @@ func (s *dfs) search() (bool, error) {
 		s.stats.Duplicates++
 		return false, nil
 	}
-	prims, comps := s.frontier(nil, nil)
-	if len(prims) == 0 && len(comps) == 0 {
+	if len(s.front) == 0 {
 		return s.goalHolds(), nil
 	}
 	// A check that holds now may as well run now: it changes nothing and
 	// only frees its successors. In eager mode a method's precondition must
 	// hold when it is chosen, as in SHOP2; the complete mode lets a check
 	// wait for other tasks to make it true.
-	for _, n := range prims {
+	var prims []int32
+	best, bestN := int32(-1), int32(0)
+	for _, n := range s.front {
 		nd := &s.nodes[n]
-		if nd.kind != nodeCheck {
-			continue
-		}
-		sm := &s.v.meths[nd.id]
-		if s.holds(sm.pre, sm.negPre) {
-			s.apply(n)
-			if ok, err := s.search(); ok || err != nil {
-				return ok, err
+		switch {
+		case nd.kind == nodeCheck:
+			sm := &s.v.meths[nd.id]
+			if s.holds(sm.pre, sm.negPre) {
+				s.apply(n)
+				if ok, err := s.search(); ok || err != nil {
+					return ok, err
+				}
+				s.undo()
+				return false, nil
 			}
-			s.undo()
-			return false, nil
-		}
-		if !s.opt.CompletePO {
-			return false, nil
+			if !s.opt.CompletePO {
+				return false, nil
+			}
+		case int(nd.id) < s.v.nA:
+			prims = append(prims, n)
+		default:
+			// the compound task to decompose: with MRV the one with the
+			// fewest live methods (the earliest among equals), else the one
+			// added last, so that a decomposition is pursued to its actions
+			c := s.count[int(nd.id)-s.v.nA]
+			switch {
+			case best < 0:
+				best, bestN = n, c
+			case s.opt.MRV && (c < bestN || c == bestN && n < best):
+				best, bestN = n, c
+			case !s.opt.MRV && n > best:
+				best = n
+			}
 		}
 	}
 	// Applicable primitive tasks first, trying each as the next one; then
-	// the most constrained compound task, trying each of its methods. In
-	// eager mode (as in SHOP2) a compound task is decomposed only when no
-	// primitive task can be applied, so a method's actions run as soon as
-	// they can; the complete mode also tries the decompositions after the
-	// actions.
+	// the chosen compound task, trying each of its methods. In eager mode
+	// (as in SHOP2) a compound task is decomposed only when no primitive
+	// task can be applied, so a method's actions run as soon as they can;
+	// the complete mode also tries the decompositions after the actions.
+	sort.Slice(prims, func(i, j int) bool { return prims[i] < prims[j] })
 	applied := false
 	for _, n := range prims {
 		nd := &s.nodes[n]
-		if nd.kind == nodeCheck || s.actDead[nd.id] {
+		if s.actDead[nd.id] {
 			continue
 		}
 		a := &s.v.t.Actions[nd.id]
@@ -489,13 +566,24 @@ func (s *dfs) search() (bool, error) {
 		}
 		s.undo()
 	}
-	if len(comps) == 0 || (applied && !s.opt.CompletePO) {
+	if best < 0 || (applied && !s.opt.CompletePO) {
 		return false, nil
 	}
-	best := s.pick(comps)
+	if s.groups != nil {
+		// a value only one task of a group can still take: no choice
+		if n, m, ok := s.groups.forcedMove(s); ok {
+			s.stats.Forced++
+			s.decompose(n, m)
+			if ok, err := s.search(); ok || err != nil {
+				return ok, err
+			}
+			s.undo()
+			return false, nil
+		}
+	}
 	c := int(s.nodes[best].id) - s.v.nA
 	for _, m := range s.v.taskMeths[c] {
-		if s.methDead[m] {
+		if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
 			continue
 		}
 		s.decompose(best, m)
@@ -505,21 +593,4 @@ func (s *dfs) search() (bool, error) {
 		s.undo()
 	}
 	return false, nil
-}
-
-// pick chooses the compound task to decompose: with MRV, the one with the
-// fewest live methods (the earliest among equals); else the one added last,
-// so that a decomposition is pursued down to its actions.
-func (s *dfs) pick(comps []int32) int32 {
-	if !s.opt.MRV {
-		return comps[len(comps)-1]
-	}
-	best := comps[0]
-	bestN := s.count[int(s.nodes[best].id)-s.v.nA]
-	for _, n := range comps[1:] {
-		if c := s.count[int(s.nodes[n].id)-s.v.nA]; c < bestN {
-			best, bestN = n, c
-		}
-	}
-	return best
 }

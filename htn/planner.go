@@ -50,6 +50,11 @@ type Options struct {
 	// is false) and backtracks as soon as a task of the network is left
 	// without a live method.
 	DeadEnds bool
+	// Groups uses the choice groups of the task (ground.ChoiceGroup): a
+	// value that no task of a group can take any more is a dead end, and a
+	// value that one task alone can take decides that task. It needs
+	// DeadEnds and is off in complete mode.
+	Groups bool
 	// CompletePO also tries, in partially ordered networks, decomposing a
 	// compound task before the applicable primitive ones (complete but
 	// slower). By default primitive tasks that can run, run first.
@@ -60,7 +65,7 @@ type Options struct {
 
 // DefaultOptions has every acceleration on.
 func DefaultOptions() Options {
-	return Options{Search: Auto, Fold: true, MRV: true, DeadEnds: true}
+	return Options{Search: Auto, Fold: true, MRV: true, DeadEnds: true, Groups: true}
 }
 
 // Stats describe a search.
@@ -69,6 +74,7 @@ type Stats struct {
 	Nodes      int64 // search nodes expanded
 	DeadEnds   int64 // nodes cut by dead-end detection
 	Duplicates int64 // nodes cut by duplicate detection
+	Forced     int64 // decompositions forced by a choice group
 	Duration   time.Duration
 }
 

@@ -84,7 +84,19 @@ func newView(t *ground.Task, fold bool) *view {
 		// its precondition can then be checked where the method's
 		// precondition is, before any state change of the method
 		foldedAt := make([]bool, len(gm.Subtasks))
-		if fold {
+		if fold && gm.Total {
+			// in a chain, the tests that come first
+			for k, s := range gm.Subtasks {
+				tm, ok := isTest(s)
+				if !ok {
+					break
+				}
+				foldedAt[k] = true
+				pre = append(pre, t.Methods[tm].Pre...)
+				neg = append(neg, t.Methods[tm].NegPre...)
+				sm.folded = append(sm.folded, foldedTest{pos: k, task: s, method: tm})
+			}
+		} else if fold {
 			preds := make([][]int32, len(gm.Subtasks))
 			for _, o := range gm.Ordering {
 				preds[o.After] = append(preds[o.After], o.Before)

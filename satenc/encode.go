@@ -75,6 +75,10 @@ type Encoding struct {
 type Options struct {
 	// MaxVertices bounds the decomposition tree (0: 5,000,000).
 	MaxVertices int
+	// NoGroups leaves out the clauses of choice groups (see
+	// ground.ChoiceGroup): for every group and value, one of the group's
+	// methods binding that value is used.
+	NoGroups bool
 }
 
 // linearize returns an order of n items allowed by the ordering
@@ -186,6 +190,9 @@ func Encode(t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error
 	}
 	e.treeClauses()
 	e.stepClauses()
+	if !opt.NoGroups {
+		e.groupClauses()
+	}
 	return e.Encoding, nil
 }
 
@@ -452,6 +459,30 @@ func (e *encoder) stepClauses() {
 	}
 	for _, f := range t.GoalNeg {
 		e.add(last[f].Neg())
+	}
+}
+
+// groupClauses adds, for every choice group and value, the clause that one
+// of the group's tasks takes the value. The groups' exclusions hold in the
+// (linearised) total order the encoding uses, so no plan is lost.
+func (e *encoder) groupClauses() {
+	t := e.t
+	root := map[ground.TaskID]int32{}
+	for k, i := range e.initial {
+		root[t.Initial[i]] = e.roots[k]
+	}
+	for _, g := range t.ChoiceGroups(1_000_000) {
+		for _, ms := range g.ByValue {
+			var cl []Lit
+			for _, m := range ms {
+				v := &e.verts[root[t.Methods[m].Task]]
+				k := sort.Search(len(v.methods), func(i int) bool { return v.methods[i] >= m })
+				if k < len(v.methods) && v.methods[k] == m {
+					cl = append(cl, v.methVar[k].Pos())
+				}
+			}
+			e.add(cl...)
+		}
 	}
 }
 

@@ -195,32 +195,35 @@ func TestProblemsParse(t *testing.T) {
 	}
 }
 
-// TestPaperProblemFile keeps testdata/sudoku/paper-*.hddl equal to what
-// the generator writes for the paper's puzzle.
-func TestPaperProblemFile(t *testing.T) {
-	p, err := ParsePuzzle(paper)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, st := range []Style{Ordered, Unordered} {
-		text, err := ProblemText(p.Grid, st, "paper-"+st.String())
+// TestProblemFiles keeps testdata/sudoku/{paper,hard}-*.hddl equal to what
+// the generator writes for the paper's puzzle and a hard one; the tests of
+// the packages below sudoku read them.
+func TestProblemFiles(t *testing.T) {
+	for name, line := range map[string]string{"paper": paper, "hard": hard} {
+		p, err := ParsePuzzle(line)
 		if err != nil {
 			t.Fatal(err)
 		}
-		file := filepath.Join("..", "testdata", "sudoku", "paper-"+st.String()+".hddl")
-		if *update {
-			os.MkdirAll(filepath.Dir(file), 0o755)
-			if err := os.WriteFile(file, text, 0o644); err != nil {
+		for _, st := range []Style{Ordered, Unordered} {
+			text, err := ProblemText(p.Grid, st, name+"-"+st.String())
+			if err != nil {
 				t.Fatal(err)
 			}
-			continue
-		}
-		old, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatalf("%v (go test -update writes it)", err)
-		}
-		if string(old) != string(text) {
-			t.Errorf("%s is out of date (go test ./sudoku -update)", file)
+			file := filepath.Join("..", "testdata", "sudoku", name+"-"+st.String()+".hddl")
+			if *update {
+				os.MkdirAll(filepath.Dir(file), 0o755)
+				if err := os.WriteFile(file, text, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			old, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (go test ./sudoku -update writes it)", err)
+			}
+			if string(old) != string(text) {
+				t.Errorf("%s is out of date (go test ./sudoku -update)", file)
+			}
 		}
 	}
 }

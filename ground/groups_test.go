@@ -1,0 +1,109 @@
+package ground_test
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+// unitBlanks lists the blank cells of every row, column and box with at
+// least two blanks.
+func unitBlanks(pz sudoku.Puzzle) map[string]bool {
+	n, k := pz.Size(), pz.Box
+	out := map[string]bool{}
+	for u := 0; u < n; u++ {
+		var row, col, box []int
+		for i := 0; i < n; i++ {
+			if pz.At(u, i) == 0 {
+				row = append(row, u*n+i)
+			}
+			if pz.At(i, u) == 0 {
+				col = append(col, i*n+u)
+			}
+			r, c := (u/k)*k+i/k, (u%k)*k+i%k
+			if pz.At(r, c) == 0 {
+				box = append(box, r*n+c)
+			}
+		}
+		for _, cells := range [][]int{row, col, box} {
+			if len(cells) >= 2 {
+				sort.Ints(cells)
+				out[fmt.Sprint(cells)] = true
+			}
+		}
+	}
+	return out
+}
+
+// TestChoiceGroupsSudoku checks the groups found in Sudoku problems: the
+// cells of every group lie in one row, column or box (anything else would
+// be a wrong inference: cells of different units may share a digit), and
+// on hard puzzles, where no unit's blanks lie inside another's, the groups
+// are exactly the 27 units.
+func TestChoiceGroupsSudoku(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		all  bool
+	}{
+		{paperPuzzle, false},
+		{"8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..", true},
+		{".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...", true},
+	} {
+		pz, _ := sudoku.ParsePuzzle(c.line)
+		n := pz.Size()
+		units := unitBlanks(pz)
+		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
+			task, _ := groundSudoku(t, c.line, style)
+			gs := task.ChoiceGroups(1_000_000)
+			for _, g := range gs {
+				if len(g.Tasks) != len(g.Values) || !g.Atomic {
+					t.Errorf("%s: group of %d tasks, %d values, atomic %v", style, len(g.Tasks), len(g.Values), g.Atomic)
+				}
+				var cells []int
+				for _, id := range g.Tasks {
+					// a choice method's fill-cell subtask names the cell
+					m := task.Methods[task.Compound(id).Methods[0]]
+					fc := task.Compound(m.Subtasks[0])
+					cells = append(cells, cellIndex(task, fc.Args[2], fc.Args[1], n))
+				}
+				sort.Ints(cells)
+				if !inOneUnit(cells, n, pz.Box) {
+					t.Errorf("%.10s %s: group %v is not inside a unit", c.line, style, cells)
+				}
+				if c.all && !units[fmt.Sprint(cells)] {
+					t.Errorf("%.10s %s: group %v is not the blanks of a unit", c.line, style, cells)
+				}
+			}
+			if c.all && len(gs) != 27 {
+				t.Errorf("%.10s %s: %d groups, want 27", c.line, style, len(gs))
+			}
+			if len(gs) < 20 {
+				t.Errorf("%.10s %s: only %d groups", c.line, style, len(gs))
+			}
+		}
+	}
+}
+
+func inOneUnit(cells []int, n, k int) bool {
+	same := func(f func(int) int) bool {
+		for _, x := range cells {
+			if f(x) != f(cells[0]) {
+				return false
+			}
+		}
+		return true
+	}
+	return same(func(x int) int { return x / n }) || same(func(x int) int { return x % n }) ||
+		same(func(x int) int { return (x/n/k)*k + x%n/k })
+}
+
+// cellIndex reads the row and column objects (r<i>, c<j>) of a cell.
+func cellIndex(task *ground.Task, r, c, n int) int {
+	var ri, ci int
+	fmt.Sscanf(task.Problem.Objects[r].Name, "r%d", &ri)
+	fmt.Sscanf(task.Problem.Objects[c].Name, "c%d", &ci)
+	return ri*n + ci
+}

@@ -1,0 +1,235 @@
+package htn
+
+import (
+	"github.com/htnsat/htnsat/ground"
+)
+
+// groupState tracks, during the depth-first search, the choice groups of
+// the task (see ground.ChoiceGroup): for every group and value, how many
+// live methods of undecided tasks of the group bind it. A value that no
+// task can take any more is a dead end; a value that one task alone can
+// still take forces that task's method.
+type groupState struct {
+	pairMeths [][]int32 // pair (group, value) -> search methods binding it
+	methPairs map[int32][]int32
+	cnt       []int32
+	used      []int32 // decided tasks taking the value (more than one is a dead end ahead)
+	zero      int     // pairs neither used nor takeable
+	forced    []int32 // pairs with one taker, in no order
+	forcedPos []int32
+	decided   map[ground.TaskID]bool
+	node      map[ground.TaskID]int32 // choice task -> its network node
+}
+
+// newGroupState sets the counters from the methods alive at the start.
+// Groups are used when their exclusions hold in the search's semantics:
+// in a totally ordered initial network, or for atomic groups in eager mode.
+func newGroupState(s *dfs) *groupState {
+	t := s.v.t
+	gs := &groupState{methPairs: map[int32][]int32{}, decided: map[ground.TaskID]bool{}, node: map[ground.TaskID]int32{}}
+	for i, id := range t.Initial {
+		gs.node[id] = int32(i)
+	}
+	for _, g := range t.ChoiceGroups(1_000_000) {
+		if !t.InitialTotal && !g.Atomic {
+			continue
+		}
+		for _, ms := range g.ByValue {
+			p := int32(len(gs.pairMeths))
+			var sms []int32
+			for _, m := range ms {
+				sm := int32(m) // choice methods keep their index in the view
+				sms = append(sms, sm)
+				gs.methPairs[sm] = append(gs.methPairs[sm], p)
+			}
+			gs.pairMeths = append(gs.pairMeths, sms)
+		}
+	}
+	if len(gs.pairMeths) == 0 {
+		return nil
+	}
+	n := len(gs.pairMeths)
+	gs.cnt = make([]int32, n)
+	gs.used = make([]int32, n)
+	gs.forcedPos = make([]int32, n)
+	for p := range gs.forcedPos {
+		gs.forcedPos[p] = -1
+	}
+	for p, ms := range gs.pairMeths {
+		for _, m := range ms {
+			if !s.methDead[m] {
+				gs.cnt[p]++
+			}
+		}
+		switch gs.cnt[p] {
+		case 0:
+			gs.zero++
+		case 1:
+			gs.addForced(int32(p))
+		}
+	}
+	return gs
+}
+
+func (gs *groupState) addForced(p int32) {
+	gs.forcedPos[p] = int32(len(gs.forced))
+	gs.forced = append(gs.forced, p)
+}
+
+func (gs *groupState) removeForced(p int32) {
+	i := gs.forcedPos[p]
+	last := gs.forced[len(gs.forced)-1]
+	gs.forced[i] = last
+	gs.forcedPos[last] = i
+	gs.forced = gs.forced[:len(gs.forced)-1]
+	gs.forcedPos[p] = -1
+}
+
+func (gs *groupState) dec(p int32) {
+	gs.cnt[p]--
+	if gs.used[p] > 0 {
+		return
+	}
+	switch gs.cnt[p] {
+	case 1:
+		gs.addForced(p)
+	case 0:
+		gs.removeForced(p)
+		gs.zero++
+	}
+}
+
+func (gs *groupState) inc(p int32) {
+	gs.cnt[p]++
+	if gs.used[p] > 0 {
+		return
+	}
+	switch gs.cnt[p] {
+	case 1:
+		gs.zero--
+		gs.addForced(p)
+	case 2:
+		gs.removeForced(p)
+	}
+}
+
+func (gs *groupState) setUsed(p int32, on bool) {
+	if on {
+		gs.used[p]++
+		if gs.used[p] > 1 {
+			return
+		}
+		switch gs.cnt[p] {
+		case 0:
+			gs.zero--
+		case 1:
+			gs.removeForced(p)
+		}
+		return
+	}
+	gs.used[p]--
+	if gs.used[p] > 0 {
+		return
+	}
+	switch gs.cnt[p] {
+	case 0:
+		gs.zero++
+	case 1:
+		gs.addForced(p)
+	}
+}
+
+// taken reports whether a method binds a value that a decided task of one
+// of its groups already takes: it can only lead to a dead end.
+func (gs *groupState) taken(m int32) bool {
+	for _, p := range gs.methPairs[m] {
+		if gs.used[p] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// killed and revived follow the liveness of a method.
+func (gs *groupState) killed(s *dfs, m int32) {
+	if ps, ok := gs.methPairs[m]; ok && !gs.decided[s.v.meths[m].task] {
+		for _, p := range ps {
+			gs.dec(p)
+		}
+	}
+}
+
+func (gs *groupState) revived(s *dfs, m int32) {
+	if ps, ok := gs.methPairs[m]; ok && !gs.decided[s.v.meths[m].task] {
+		for _, p := range ps {
+			gs.inc(p)
+		}
+	}
+}
+
+// decide records that a choice task takes method m (on=true), or undoes it.
+func (gs *groupState) decide(s *dfs, m int32, on bool) {
+	task := s.v.meths[m].task
+	if _, ok := gs.node[task]; !ok {
+		return
+	}
+	if _, in := gs.methPairs[m]; !in {
+		return
+	}
+	c := int(task) - s.v.nA
+	if on {
+		for _, o := range s.v.taskMeths[c] {
+			if !s.methDead[o] {
+				for _, p := range gs.methPairs[o] {
+					gs.dec(p)
+				}
+			}
+		}
+		for _, p := range gs.methPairs[m] {
+			gs.setUsed(p, true)
+		}
+		gs.decided[task] = true
+		return
+	}
+	delete(gs.decided, task)
+	for _, p := range gs.methPairs[m] {
+		gs.setUsed(p, false)
+	}
+	for _, o := range s.v.taskMeths[c] {
+		if !s.methDead[o] {
+			for _, p := range gs.methPairs[o] {
+				gs.inc(p)
+			}
+		}
+	}
+}
+
+// forcedMove returns a choice node in the frontier and the method it is
+// forced to take, if any.
+func (gs *groupState) forcedMove(s *dfs) (int32, int32, bool) {
+	bestP := int32(-1)
+	for _, p := range gs.forced {
+		if bestP < 0 || p < bestP {
+			for _, m := range gs.pairMeths[p] {
+				task := s.v.meths[m].task
+				if s.methDead[m] || gs.decided[task] || gs.taken(m) {
+					continue
+				}
+				n := gs.node[task]
+				if s.nodes[n].alive && s.nodes[n].preds == 0 {
+					bestP = p
+				}
+			}
+		}
+	}
+	if bestP < 0 {
+		return 0, 0, false
+	}
+	for _, m := range gs.pairMeths[bestP] {
+		task := s.v.meths[m].task
+		if !s.methDead[m] && !gs.decided[task] && !gs.taken(m) {
+			return gs.node[task], m, true
+		}
+	}
+	return 0, 0, false
+}

@@ -1,0 +1,85 @@
+package htn
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+)
+
+func (gs *groupState) check(s *dfs) string {
+	for p, ms := range gs.pairMeths {
+		c := int32(0)
+		used := int32(0)
+		for _, m := range ms {
+			task := s.v.meths[m].task
+			n := gs.node[task]
+			undecided := s.nodes[n].alive
+			if undecided && !s.methDead[m] {
+				c++
+			}
+			if !undecided {
+				// decided: which method? find the step
+				for _, st := range s.path {
+					if st.node == n && st.method == m {
+						used++
+					}
+				}
+			}
+		}
+		if c != gs.cnt[p] || used != gs.used[p] {
+			return fmt.Sprintf("mismatch pair %d: cnt %d (want %d) used %d (want %d)", p, gs.cnt[p], c, gs.used[p], used)
+		}
+		inF := gs.forcedPos[p] >= 0
+		if inF != (c == 1 && used == 0) {
+			return fmt.Sprintf("forced set wrong for pair %d: cnt %d used %v inForced %v", p, c, used, inF)
+		}
+	}
+	return ""
+}
+
+// TestGroupsInvariant recomputes the counters of the choice groups from
+// scratch at every search node and after every undone step of a search on
+// a hard puzzle, and compares.
+func TestGroupsInvariant(t *testing.T) {
+	d, err := hddl.LoadDomain("../domains/sudoku.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.LoadProblem("../testdata/sudoku/hard-unordered.hddl", d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	v := newView(task, o.Fold)
+	st := &Stats{}
+	s := newDFS(context.Background(), v, o, st)
+	if s.groups == nil {
+		t.Fatal("no choice groups")
+	}
+	if msg := s.groups.check(s); msg != "" {
+		t.Fatal("at the root:", msg)
+	}
+	checkHook = func(s *dfs) {
+		if msg := s.groups.check(s); msg != "" {
+			t.Fatalf("after %d nodes, path %d: %s", s.stats.Nodes, len(s.path), msg)
+		}
+	}
+	undoHook = func(s *dfs, _ step) {
+		if msg := s.groups.check(s); msg != "" {
+			t.Fatalf("after an undo at %d nodes: %s", s.stats.Nodes, msg)
+		}
+	}
+	defer func() { checkHook, undoHook = nil, nil }()
+	ok, err := s.search()
+	if !ok || err != nil {
+		t.Fatalf("no plan: %v", err)
+	}
+	t.Logf("%d nodes, %d forced", st.Nodes, st.Forced)
+}
