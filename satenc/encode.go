@@ -49,6 +49,7 @@ type vertex struct {
 	taskVar  []Var
 	methods  []ground.MethodID // possible methods, sorted
 	methVar  []Var
+	reasons  [][]Lit // per task: the parent's literals that put it here
 	children []int32
 	pos      int32 // step index for a vertex that holds actions only, else -1
 	start    int32 // first step of the vertex's subtree
@@ -66,9 +67,22 @@ type Encoding struct {
 	steps    []int32 // vertex of each step
 	factVars [][]Var // per step 0..len(steps), per fact (shared when unchanged)
 	info     []varInfo
-	order    [][]int32 // per ground method: subtask indices in the order used
-	initial  []int     // initial network indices in the order used
+	order    [][]int32 // per ground method: subtask indices in the order used, folded tests left out
+	folded   [][]fold  // per ground method: the pure tests folded into its precondition
+	pre      [][]ground.FactID
+	negPre   [][]ground.FactID
+	initial  []int // initial network indices in the order used
 	sink     Sink
+	known    []int8 // per variable: +1 or -1 if a unit clause fixes it
+}
+
+// fold is a pure test (a compound task whose only method has no
+// subtasks) at the start of a method, whose precondition joins the
+// method's: it stands at the same step.
+type fold struct {
+	pos    int32
+	task   ground.TaskID
+	method ground.MethodID
 }
 
 // Options bound an encoding.
@@ -79,6 +93,9 @@ type Options struct {
 	// ground.ChoiceGroup): for every group and value, one of the group's
 	// methods binding that value is used.
 	NoGroups bool
+	// NoFold keeps pure tests as vertices of their own instead of folding
+	// their preconditions into the method that starts with them.
+	NoFold bool
 }
 
 // linearize returns an order of n items allowed by the ordering
@@ -154,16 +171,38 @@ func DepthNeeded(t *ground.Task) int {
 type encoder struct {
 	*Encoding
 	opt Options
+	buf []Lit
 }
 
 func (e *encoder) newVar(kind varKind, v, a int32) Var {
 	e.NumVars++
 	e.info = append(e.info, varInfo{kind, v, a})
+	e.known = append(e.known, 0)
 	return Var(e.NumVars)
 }
 
+// add writes a clause, simplified by the variables that unit clauses fix:
+// a clause with a true literal is dropped, false literals are left out. A
+// unit clause fixes its variable for the clauses that follow.
 func (e *encoder) add(lits ...Lit) {
-	e.sink.AddClause(lits...)
+	buf := e.buf[:0]
+	for _, l := range lits {
+		switch k := e.known[l.Var()]; {
+		case k == 0:
+			buf = append(buf, l)
+		case (k > 0) == (l > 0):
+			return
+		}
+	}
+	e.buf = buf
+	if len(buf) == 1 {
+		if buf[0] > 0 {
+			e.known[buf[0].Var()] = 1
+		} else {
+			e.known[buf[0].Var()] = -1
+		}
+	}
+	e.sink.AddClause(buf...)
 	e.Clauses++
 }
 
@@ -175,15 +214,8 @@ func Encode(t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error
 	}
 	e := &encoder{Encoding: &Encoding{t: t, Depth: depth, sink: sink}, opt: opt}
 	e.info = append(e.info, varInfo{}) // variable 0 does not exist
-	e.order = make([][]int32, len(t.Methods))
-	for i := range t.Methods {
-		m := &t.Methods[i]
-		lin := linearize(len(m.Subtasks), m.Ordering)
-		e.order[i] = make([]int32, len(lin))
-		for k, x := range lin {
-			e.order[i][k] = int32(x)
-		}
-	}
+	e.known = append(e.known, 0)
+	e.prepareMethods()
 	e.initial = linearize(len(t.Initial), t.InitialOrder)
 	if err := e.buildTree(); err != nil {
 		return nil, err
@@ -196,12 +228,50 @@ func Encode(t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error
 	return e.Encoding, nil
 }
 
+// prepareMethods linearises every method and folds the pure tests it
+// starts with into its precondition.
+func (e *encoder) prepareMethods() {
+	t := e.t
+	n := len(t.Methods)
+	e.order, e.folded = make([][]int32, n), make([][]fold, n)
+	e.pre, e.negPre = make([][]ground.FactID, n), make([][]ground.FactID, n)
+	test := func(id ground.TaskID) (ground.MethodID, bool) {
+		if t.IsPrimitive(id) {
+			return 0, false
+		}
+		c := t.Compound(id)
+		if len(c.Methods) != 1 || len(t.Methods[c.Methods[0]].Subtasks) != 0 {
+			return 0, false
+		}
+		return c.Methods[0], true
+	}
+	for i := range t.Methods {
+		m := &t.Methods[i]
+		pre := append([]ground.FactID(nil), m.Pre...)
+		neg := append([]ground.FactID(nil), m.NegPre...)
+		prefix := !e.opt.NoFold
+		for _, x := range linearize(len(m.Subtasks), m.Ordering) {
+			if prefix {
+				if tm, ok := test(m.Subtasks[x]); ok {
+					e.folded[i] = append(e.folded[i], fold{pos: int32(x), task: m.Subtasks[x], method: tm})
+					pre = append(pre, t.Methods[tm].Pre...)
+					neg = append(neg, t.Methods[tm].NegPre...)
+					continue
+				}
+				prefix = false
+			}
+			e.order[i] = append(e.order[i], int32(x))
+		}
+		e.pre[i], e.negPre[i] = pre, neg
+	}
+}
+
 // buildTree lays out the vertices depth first, so that steps come in plan
 // order, and allocates the task and method variables.
 func (e *encoder) buildTree() error {
 	t := e.t
-	var build func(parent int32, depth int, tasks []ground.TaskID) (int32, error)
-	build = func(parent int32, depth int, tasks []ground.TaskID) (int32, error) {
+	var build func(parent int32, depth int, tasks []ground.TaskID, reasons map[ground.TaskID][]Lit) (int32, error)
+	build = func(parent int32, depth int, tasks []ground.TaskID, reasons map[ground.TaskID][]Lit) (int32, error) {
 		if len(e.verts) >= e.opt.MaxVertices {
 			return 0, fmt.Errorf("%w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, e.Depth)
 		}
@@ -209,7 +279,15 @@ func (e *encoder) buildTree() error {
 		e.verts = append(e.verts, vertex{parent: parent, depth: int32(depth), tasks: tasks, pos: -1, start: int32(len(e.steps))})
 		v := &e.verts[id]
 		for _, tk := range tasks {
-			v.taskVar = append(v.taskVar, e.newVar(kindTask, id, int32(tk)))
+			r := reasons[tk]
+			v.reasons = append(v.reasons, r)
+			if len(r) == 1 {
+				// the only literal that puts the task here, and which puts
+				// it here for sure: the same variable
+				v.taskVar = append(v.taskVar, r[0].Var())
+			} else {
+				v.taskVar = append(v.taskVar, e.newVar(kindTask, id, int32(tk)))
+			}
 		}
 		// the methods that fit below this depth
 		nChildren, hasPrim := 0, false
@@ -220,7 +298,7 @@ func (e *encoder) buildTree() error {
 				continue
 			}
 			for _, m := range t.Compound(tk).Methods {
-				if k := len(t.Methods[m].Subtasks); k == 0 || depth < e.Depth {
+				if k := len(e.order[m]); k == 0 || depth < e.Depth {
 					methods = append(methods, m)
 					nChildren = max(nChildren, k)
 				}
@@ -228,8 +306,17 @@ func (e *encoder) buildTree() error {
 		}
 		sort.Slice(methods, func(i, j int) bool { return methods[i] < methods[j] })
 		v.methods = methods
+		fits := map[ground.TaskID]int{}
 		for _, m := range methods {
-			v.methVar = append(v.methVar, e.newVar(kindMethod, id, int32(m)))
+			fits[t.Methods[m].Task]++
+		}
+		for _, m := range methods {
+			if tk := t.Methods[m].Task; fits[tk] == 1 {
+				// a task with one method here takes it: the same variable
+				v.methVar = append(v.methVar, v.taskVar[v.taskIndex(tk)])
+			} else {
+				v.methVar = append(v.methVar, e.newVar(kindMethod, id, int32(m)))
+			}
 		}
 		if nChildren == 0 {
 			if hasPrim {
@@ -240,20 +327,26 @@ func (e *encoder) buildTree() error {
 		}
 		kids := make([]int32, nChildren)
 		for i := 0; i < nChildren; i++ {
-			set := map[ground.TaskID]bool{}
+			v := &e.verts[id]
+			why := map[ground.TaskID][]Lit{}
 			if i == 0 {
-				for _, tk := range tasks {
+				for k, tk := range tasks {
 					if t.IsPrimitive(tk) {
-						set[tk] = true
+						why[tk] = append(why[tk], v.taskVar[k].Pos())
 					}
 				}
 			}
-			for _, m := range methods {
+			for k, m := range methods {
 				if o := e.order[m]; i < len(o) {
-					set[t.Methods[m].Subtasks[o[i]]] = true
+					sub := t.Methods[m].Subtasks[o[i]]
+					why[sub] = append(why[sub], v.methVar[k].Pos())
 				}
 			}
-			child, err := build(id, depth+1, sortedTasks(set))
+			set := map[ground.TaskID]bool{}
+			for tk := range why {
+				set[tk] = true
+			}
+			child, err := build(id, depth+1, sortedTasks(set), why)
 			if err != nil {
 				return 0, err
 			}
@@ -263,7 +356,7 @@ func (e *encoder) buildTree() error {
 		return id, nil
 	}
 	for _, i := range e.initial {
-		r, err := build(-1, 1, []ground.TaskID{t.Initial[i]})
+		r, err := build(-1, 1, []ground.TaskID{t.Initial[i]}, nil)
 		if err != nil {
 			return err
 		}
@@ -297,25 +390,32 @@ func (e *encoder) treeClauses() {
 	for _, r := range e.roots {
 		e.add(e.verts[r].taskVar[0].Pos())
 	}
+	imply := func(a, b Var) { // a -> b, unless they are the same variable
+		if a != b {
+			e.add(a.Neg(), b.Pos())
+		}
+	}
 	for vi := range e.verts {
 		v := &e.verts[vi]
-		e.atMostOne(v.taskVar, int32(vi))
-		// methods by task
+		e.atMostOne(dedupVars(v.taskVar), int32(vi))
 		byTask := map[ground.TaskID][]Var{}
 		for k, m := range v.methods {
 			tk := t.Methods[m].Task
 			byTask[tk] = append(byTask[tk], v.methVar[k])
-			e.add(v.methVar[k].Neg(), v.taskVar[v.taskIndex(tk)].Pos())
+			imply(v.methVar[k], v.taskVar[v.taskIndex(tk)])
 		}
 		for k, tk := range v.tasks {
 			if t.IsPrimitive(tk) {
 				if len(v.children) > 0 {
 					c := &e.verts[v.children[0]]
-					e.add(v.taskVar[k].Neg(), c.taskVar[c.taskIndex(tk)].Pos())
+					imply(v.taskVar[k], c.taskVar[c.taskIndex(tk)])
 				}
 				continue
 			}
 			ms := byTask[tk]
+			if len(ms) == 1 && ms[0] == v.taskVar[k] {
+				continue
+			}
 			cl := []Lit{v.taskVar[k].Neg()}
 			for _, mv := range ms {
 				cl = append(cl, mv.Pos())
@@ -323,35 +423,36 @@ func (e *encoder) treeClauses() {
 			e.add(cl...) // with no method fitting, the task cannot be here
 			e.atMostOne(ms, int32(vi))
 		}
-		// children: what a method prescribes, and support for each task
-		if len(v.children) == 0 {
-			continue
-		}
-		reasons := make([]map[ground.TaskID][]Lit, len(v.children))
-		for i := range reasons {
-			reasons[i] = map[ground.TaskID][]Lit{}
-		}
-		for k, tk := range v.tasks {
-			if t.IsPrimitive(tk) {
-				reasons[0][tk] = append(reasons[0][tk], v.taskVar[k].Pos())
-			}
-		}
 		for k, m := range v.methods {
 			for i, si := range e.order[m] {
-				sub := t.Methods[m].Subtasks[si]
 				c := &e.verts[v.children[i]]
-				e.add(v.methVar[k].Neg(), c.taskVar[c.taskIndex(sub)].Pos())
-				reasons[i][sub] = append(reasons[i][sub], v.methVar[k].Pos())
+				imply(v.methVar[k], c.taskVar[c.taskIndex(t.Methods[m].Subtasks[si])])
 			}
 		}
-		for i, ci := range v.children {
+		// a task at a child needs a reason: a method of the parent that
+		// has it there, or the parent's action passed down
+		for _, ci := range v.children {
 			c := &e.verts[ci]
-			for k, tk := range c.tasks {
-				cl := append([]Lit{c.taskVar[k].Neg()}, reasons[i][tk]...)
-				e.add(cl...)
+			for k := range c.tasks {
+				if r := c.reasons[k]; len(r) == 1 && r[0].Var() == c.taskVar[k] {
+					continue
+				}
+				e.add(append([]Lit{c.taskVar[k].Neg()}, c.reasons[k]...)...)
 			}
 		}
 	}
+}
+
+func dedupVars(vs []Var) []Var {
+	seen := map[Var]bool{}
+	out := vs[:0:0]
+	for _, v := range vs {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // stepClauses encodes the states between steps: the initial state, action
@@ -443,12 +544,11 @@ func (e *encoder) stepClauses() {
 	for vi := range e.verts {
 		v := &e.verts[vi]
 		for k, m := range v.methods {
-			gm := &t.Methods[m]
 			state := e.factVars[v.start]
-			for _, f := range gm.Pre {
+			for _, f := range e.pre[m] {
 				e.add(v.methVar[k].Neg(), state[f].Pos())
 			}
-			for _, f := range gm.NegPre {
+			for _, f := range e.negPre[m] {
 				e.add(v.methVar[k].Neg(), state[f].Neg())
 			}
 		}
