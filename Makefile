@@ -26,6 +26,14 @@ run: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+# The README's results: every engine over the shared puzzle sets (minutes).
+results: build
+	scripts/results.sh
+
+# The README's IPC 2020 tables: grounding, progression, SAT (hours).
+ipc: build
+	scripts/ipc.sh
+
 fuzz:
 	$(GO) test ./hddl -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 

@@ -75,7 +75,10 @@ type Stats struct {
 	DeadEnds   int64 // nodes cut by dead-end detection
 	Duplicates int64 // nodes cut by duplicate detection
 	Forced     int64 // decompositions forced by a choice group
-	Duration   time.Duration
+	// Complete is set when the eager search of a partially ordered problem
+	// found nothing and the complete search ran after it.
+	Complete bool
+	Duration time.Duration
 }
 
 var (
@@ -98,18 +101,29 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*Solution, *Stats,
 	}
 	stats := &Stats{Search: search.String()}
 	defer func() { stats.Duration = time.Since(start) }()
-	switch search {
-	case DFS:
+	run := func(opt Options) (*Solution, error) {
+		if search != DFS {
+			sol, _, err := bestFirst(ctx, v, opt, search, stats)
+			return sol, err
+		}
 		s := newDFS(ctx, v, opt, stats)
 		ok, err := s.search()
 		if err != nil {
-			return nil, stats, err
+			return nil, err
 		}
 		if !ok {
-			return nil, stats, ErrNoPlan
+			return nil, ErrNoPlan
 		}
-		return solutionFromPath(v, len(t.Initial), s.nodes, s.path), stats, nil
-	default:
-		return bestFirst(ctx, v, opt, search, stats)
+		return solutionFromPath(v, len(t.Initial), s.nodes, s.path), nil
 	}
+	sol, err := run(opt)
+	if errors.Is(err, ErrNoPlan) && !v.total && !opt.CompletePO {
+		// The eager search runs a method's actions as soon as it can and
+		// so misses plans that need other tasks in between: before saying
+		// there is no plan, search completely.
+		stats.Complete = true
+		opt.CompletePO = true
+		sol, err = run(opt)
+	}
+	return sol, stats, err
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ type compareOptions struct {
 	csv     string
 	json    string
 	plot    string
+	md      string
 	sat     string
 	search  string
 }
@@ -57,6 +59,7 @@ With no -f, runs the paper's puzzle and a small embedded sample of each size
 	f.StringVar(&opts.csv, "csv", "", "write one row per puzzle and engine to this CSV file")
 	f.StringVar(&opts.json, "json", "", "write the rows to this JSON file")
 	f.StringVar(&opts.plot, "plot", "", "draw the plots into this .svg or .png file")
+	f.StringVar(&opts.md, "markdown", "", "write the summary as a Markdown table to this file")
 	f.StringVar(&opts.sat, "sat-solver", "", "external DIMACS solver for the SAT engines (default: gophersat)")
 	f.StringVar(&opts.search, "search", "auto", "progression search: auto, dfs, gbfs or astar")
 	return cmd
@@ -126,6 +129,13 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	}
 	if opts.plot != "" {
 		if err := report.Plot(opts.plot, runs); err != nil {
+			return err
+		}
+	}
+	if opts.md != "" {
+		var b strings.Builder
+		report.SummaryMarkdown(&b, runs)
+		if err := os.WriteFile(opts.md, []byte(b.String()), 0o644); err != nil {
 			return err
 		}
 	}

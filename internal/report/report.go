@@ -71,15 +71,15 @@ func groups(runs []sudoku.Run) []*group {
 	return out
 }
 
-// Summary prints, per grid size and engine: puzzles solved (and verified)
-// out of those tried, the median, 90th percentile and maximum time of the
-// solved ones, and the median share of each stage in their time.
-func Summary(w io.Writer, runs []sudoku.Run) {
-	fmt.Fprintf(w, "%-6s %-12s %9s %9s %9s %9s", "size", "engine", "solved", "median", "p90", "max")
-	for _, s := range sudoku.Stages {
-		fmt.Fprintf(w, " %7s", s)
-	}
-	fmt.Fprintf(w, "  %s\n", "median size")
+// summaryRow is one line of the summary: a grid size and an engine.
+type summaryRow struct {
+	size, engine, solved, median, p90, max string
+	shares                                 []string
+	typical, notes                         string
+}
+
+func summarize(runs []sudoku.Run) []summaryRow {
+	var out []summaryRow
 	for _, g := range groups(runs) {
 		var times []float64
 		share := map[string][]float64{}
@@ -101,24 +101,27 @@ func Summary(w io.Writer, runs []sudoku.Run) {
 			vars = append(vars, float64(r.Vars))
 		}
 		sort.Float64s(times)
-		fmt.Fprintf(w, "%-6s %-12s %9s %9s %9s %9s", fmt.Sprintf("%dx%d", g.size, g.size), g.engine,
-			fmt.Sprintf("%d/%d", len(times), len(g.runs)), fmtMS(quantile(times, 0.5)), fmtMS(quantile(times, 0.9)), fmtMS(quantile(times, 1)))
+		row := summaryRow{
+			size: fmt.Sprintf("%dx%d", g.size, g.size), engine: string(g.engine),
+			solved: fmt.Sprintf("%d/%d", len(times), len(g.runs)),
+			median: fmtMS(quantile(times, 0.5)), p90: fmtMS(quantile(times, 0.9)), max: fmtMS(quantile(times, 1)),
+		}
 		for _, s := range sudoku.Stages {
 			v := share[s]
 			if len(v) == 0 {
-				fmt.Fprintf(w, " %7s", "-")
+				row.shares = append(row.shares, "-")
 				continue
 			}
 			sort.Float64s(v)
-			fmt.Fprintf(w, " %6.0f%%", quantile(v, 0.5))
+			row.shares = append(row.shares, fmt.Sprintf("%.0f%%", quantile(v, 0.5)))
 		}
 		sort.Float64s(nodes)
 		sort.Float64s(vars)
 		switch {
 		case g.engine == sudoku.Progression && len(nodes) > 0:
-			fmt.Fprintf(w, "  %.0f nodes", quantile(nodes, 0.5))
+			row.typical = fmt.Sprintf("%.0f nodes", quantile(nodes, 0.5))
 		case len(vars) > 0:
-			fmt.Fprintf(w, "  %.0f vars", quantile(vars, 0.5))
+			row.typical = fmt.Sprintf("%.0f vars", quantile(vars, 0.5))
 		}
 		var notes []string
 		for _, st := range []sudoku.Status{sudoku.Timeout, sudoku.Unsolvable, sudoku.Failed, sudoku.Solved} {
@@ -130,10 +133,51 @@ func Summary(w io.Writer, runs []sudoku.Run) {
 				notes = append(notes, fmt.Sprintf("%d %s", n, name))
 			}
 		}
-		if len(notes) > 0 {
-			fmt.Fprintf(w, "  (%s)", strings.Join(notes, ", "))
+		row.notes = strings.Join(notes, ", ")
+		out = append(out, row)
+	}
+	return out
+}
+
+// Summary prints, per grid size and engine: puzzles solved (and verified)
+// out of those tried, the median, 90th percentile and maximum time of the
+// solved ones, and the median share of each stage in their time.
+func Summary(w io.Writer, runs []sudoku.Run) {
+	fmt.Fprintf(w, "%-6s %-12s %9s %9s %9s %9s", "size", "engine", "solved", "median", "p90", "max")
+	for _, s := range sudoku.Stages {
+		fmt.Fprintf(w, " %7s", s)
+	}
+	fmt.Fprintf(w, "  %s\n", "median size")
+	for _, r := range summarize(runs) {
+		fmt.Fprintf(w, "%-6s %-12s %9s %9s %9s %9s", r.size, r.engine, r.solved, r.median, r.p90, r.max)
+		for _, s := range r.shares {
+			fmt.Fprintf(w, " %7s", s)
+		}
+		fmt.Fprintf(w, "  %s", r.typical)
+		if r.notes != "" {
+			fmt.Fprintf(w, "  (%s)", r.notes)
 		}
 		fmt.Fprintln(w)
+	}
+}
+
+// SummaryMarkdown writes the summary as a Markdown table.
+func SummaryMarkdown(w io.Writer, runs []sudoku.Run) {
+	fmt.Fprintf(w, "| size | engine | solved | median | p90 | max |")
+	for _, s := range sudoku.Stages {
+		fmt.Fprintf(w, " %s |", s)
+	}
+	fmt.Fprintf(w, " median size | not solved |\n|---|---|---|---|---|---|")
+	for range sudoku.Stages {
+		fmt.Fprintf(w, "---|")
+	}
+	fmt.Fprintf(w, "---|---|\n")
+	for _, r := range summarize(runs) {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |", r.size, r.engine, r.solved, r.median, r.p90, r.max)
+		for _, s := range r.shares {
+			fmt.Fprintf(w, " %s |", s)
+		}
+		fmt.Fprintf(w, " %s | %s |\n", r.typical, r.notes)
 	}
 }
 
@@ -248,8 +292,8 @@ func Plot(path string, runs []sudoku.Run) error {
 	cactus.Y.Label.Text = "time per puzzle (ms, log scale)"
 	cactus.Y.Scale = plot.LogScale{}
 	cactus.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	cactus.Legend.Top = true
-	cactus.Legend.Left = true
+	cactus.Legend.Top = false // bottom right: the lines rise to the right
+	cactus.Legend.Left = false
 	for i, g := range gs {
 		var ts []float64
 		for _, r := range g.runs {
