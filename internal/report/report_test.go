@@ -1,0 +1,166 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+func run(puzzle string, size int, e sudoku.Engine, st sudoku.Status, total time.Duration) sudoku.Run {
+	r := sudoku.Run{Puzzle: puzzle, Size: size, Engine: e, Status: st, Total: total,
+		Verified: st == sudoku.Solved, Stages: map[string]time.Duration{}}
+	if st == sudoku.Solved {
+		r.Stages["ground"] = total / 4
+		r.Stages["solve"] = total * 3 / 4
+		r.Solution = sudoku.New(2)
+		r.Nodes = 10
+	}
+	return r
+}
+
+func sampleRuns() []sudoku.Run {
+	ms := time.Millisecond
+	return []sudoku.Run{
+		run("a", 9, sudoku.DirectSAT, sudoku.Solved, 1*ms),
+		run("a", 9, sudoku.Progression, sudoku.Solved, 10*ms),
+		run("b", 9, sudoku.Progression, sudoku.Solved, 30*ms),
+		run("c", 9, sudoku.Progression, sudoku.Timeout, 60*time.Second),
+		run("d", 4, sudoku.Progression, sudoku.Solved, 2*ms),
+	}
+}
+
+func TestQuantile(t *testing.T) {
+	xs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, c := range []struct{ q, want float64 }{{0.5, 5}, {0.9, 9}, {1, 10}, {0, 1}, {0.01, 1}} {
+		if got := quantile(xs, c.q); got != c.want {
+			t.Errorf("quantile(%v) = %v, want %v", c.q, got, c.want)
+		}
+	}
+	if !math.IsNaN(quantile(nil, 0.5)) {
+		t.Error("quantile of nothing should be NaN")
+	}
+}
+
+func TestSummary(t *testing.T) {
+	rows := summarize(sampleRuns())
+	// sorted by size, then by engine order (progression before direct-sat)
+	var keys []string
+	for _, r := range rows {
+		keys = append(keys, r.size+" "+r.engine)
+	}
+	want := "4x4 progression|9x9 progression|9x9 direct-sat"
+	if got := strings.Join(keys, "|"); got != want {
+		t.Fatalf("rows %q, want %q", got, want)
+	}
+	p := rows[1]
+	if p.solved != "2/3" || p.notes != "1 timeout" {
+		t.Errorf("9x9 progression: solved %q notes %q", p.solved, p.notes)
+	}
+	// the timeout does not count toward the times
+	if p.median != "10.00ms" || p.max != "30.00ms" {
+		t.Errorf("9x9 progression: median %q max %q", p.median, p.max)
+	}
+	if p.shares[1] != "25%" || p.shares[3] != "75%" || p.shares[0] != "-" {
+		t.Errorf("stage shares %v", p.shares)
+	}
+
+	var buf bytes.Buffer
+	Summary(&buf, sampleRuns())
+	if lines := strings.Split(strings.TrimSpace(buf.String()), "\n"); len(lines) != 4 {
+		t.Errorf("summary has %d lines, want header + 3:\n%s", len(lines), buf.String())
+	}
+}
+
+func TestSummaryMarkdownColumns(t *testing.T) {
+	var buf bytes.Buffer
+	SummaryMarkdown(&buf, sampleRuns())
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("got %d lines, want header, rule and 3 rows:\n%s", len(lines), buf.String())
+	}
+	n := strings.Count(lines[0], "|")
+	for i, l := range lines {
+		if c := strings.Count(l, "|"); c != n {
+			t.Errorf("line %d has %d bars, header %d: %s", i, c, n, l)
+		}
+	}
+}
+
+func TestCSVAndJSON(t *testing.T) {
+	dir := t.TempDir()
+	runs := sampleRuns()
+	if err := WriteCSV(filepath.Join(dir, "r.csv"), runs); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "r.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(runs)+1 {
+		t.Fatalf("%d records, want %d", len(recs), len(runs)+1)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	if got := recs[2][col["total_ms"]]; got != "10.000" {
+		t.Errorf("total_ms = %q", got)
+	}
+	if got := recs[1][col["style"]]; got != "" {
+		t.Errorf("direct-sat has style %q, want none", got)
+	}
+	if got := recs[4][col["solution"]]; got != "" {
+		t.Errorf("an unsolved run has solution %q", got)
+	}
+
+	if err := WriteJSON(filepath.Join(dir, "r.json"), runs); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []row
+	if err := json.Unmarshal(b, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(runs) || rows[3].Status != "timeout" || rows[2].GroundMS != 7.5 {
+		t.Errorf("JSON rows %+v", rows)
+	}
+}
+
+func TestPlot(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"p.svg", "p.png"} {
+		path := filepath.Join(dir, name)
+		if err := Plot(path, sampleRuns()); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "p.svg" && !bytes.Contains(b[:min(len(b), 512)], []byte("<svg")) {
+			t.Errorf("%s is not an SVG", name)
+		}
+		if name == "p.png" && !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Errorf("%s is not a PNG", name)
+		}
+	}
+	if err := Plot(filepath.Join(dir, "p.jpg"), sampleRuns()); err == nil {
+		t.Error("a .jpg plot should be refused")
+	}
+}

@@ -1,0 +1,60 @@
+package satenc_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+// BenchmarkEncode measures the encoding alone (grounding outside the
+// loop) and reports the size of the formula.
+func BenchmarkEncode(b *testing.B) {
+	for _, c := range []struct {
+		name, line string
+		opt        satenc.Options
+	}{
+		{"paper", paperPuzzle, satenc.Options{}},
+		{"hard", hardPuzzle, satenc.Options{}},
+		{"hard-no-groups", hardPuzzle, satenc.Options{NoGroups: true}},
+		{"hard-no-fold", hardPuzzle, satenc.Options{NoFold: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			_, task := sudokuTask(b, c.line, sudoku.Unordered)
+			depth := satenc.DepthNeeded(task)
+			b.ReportAllocs()
+			var enc *satenc.Encoding
+			for b.Loop() {
+				var err error
+				if enc, err = satenc.Encode(task, depth, &satenc.CNF{}, c.opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(enc.NumVars), "vars")
+			b.ReportMetric(float64(enc.Clauses), "clauses")
+		})
+	}
+}
+
+// BenchmarkSolve measures encoding, gophersat and decoding together.
+func BenchmarkSolve(b *testing.B) {
+	for _, c := range []struct {
+		name, line string
+		opt        satenc.Options
+	}{
+		{"paper", paperPuzzle, satenc.Options{}},
+		{"hard", hardPuzzle, satenc.Options{}},
+		{"hard-no-groups", hardPuzzle, satenc.Options{NoGroups: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			_, task := sudokuTask(b, c.line, sudoku.Unordered)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := satenc.Solve(context.Background(), task, satenc.Config{Options: c.opt}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
