@@ -86,8 +86,9 @@ type Run struct {
 type Options struct {
 	Style     Style
 	HTN       htn.Options
-	Solver    satenc.Solver // nil: gophersat
-	Unique    bool          // direct-sat: also decide whether the solution is unique
+	Solver    satenc.Solver  // nil: gophersat
+	SAT       satenc.Options // htn-sat: encoding options
+	Unique    bool           // direct-sat: also decide whether the solution is unique
 	MaxGround int
 }
 
@@ -166,7 +167,7 @@ func runHTN(ctx context.Context, p Puzzle, e Engine, opt Options, r *Run) error 
 		tm.stage("solve")
 	} else {
 		var st *satenc.Stats
-		sol, st, err = satenc.Solve(ctx, t, satenc.Config{Solver: opt.Solver})
+		sol, st, err = satenc.Solve(ctx, t, satenc.Config{Solver: opt.Solver, Options: opt.SAT})
 		r.Vars, r.Clauses, r.Depth = st.Vars, st.Clauses, st.Depth
 		r.Stages["encode"] += st.Encode
 		r.Stages["solve"] += st.Solve

@@ -20,14 +20,16 @@ func newCmdCNF(ios *ioStreams) *cobra.Command {
 	var output string
 	var depth, maxGround int
 	var names bool
+	var encOpt satenc.Options
 	cmd := &cobra.Command{
 		Use:   "cnf DOMAIN PROBLEM -o OUT.cnf",
 		Short: "Write the HTN-to-SAT encoding of a problem as DIMACS",
 		Long: `Ground the problem and write its CNF encoding (a path decomposition tree in
 the style of totSAT) in DIMACS. Comment lines record the depth and name every
 variable: task, method or action at a vertex of the tree, fact at a step. Any
-SAT solver can read the file; "htnsat decode" turns its model into a plan.
-Problems with recursion need --depth.`,
+SAT solver can read the file; "htnsat decode" turns its model into a plan (it
+reads the depth and the encoding options back from the comments). Problems
+with recursion need --depth.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if output == "" {
@@ -53,7 +55,7 @@ Problems with recursion need --depth.`,
 			}
 			defer w.Close()
 			t0 := time.Now()
-			enc, err := satenc.Encode(t, depth, w, satenc.Options{})
+			enc, err := satenc.Encode(t, depth, w, encOpt)
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
@@ -62,6 +64,7 @@ Problems with recursion need --depth.`,
 				"domain " + d.Name + " (" + args[0] + ")",
 				"problem " + p.Name + " (" + args[1] + ")",
 				fmt.Sprintf("depth %d", depth),
+				"options " + formatEncOptions(encOpt),
 				fmt.Sprintf("steps %d, vertices %d", enc.Steps(), enc.Vertices()),
 			}
 			if names {
@@ -89,6 +92,8 @@ Problems with recursion need --depth.`,
 	cmd.Flags().IntVar(&depth, "depth", 0, "depth of the decomposition tree (0: what the problem needs, if it has no recursion)")
 	cmd.Flags().IntVar(&maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	cmd.Flags().BoolVar(&names, "names", true, "name every variable in a comment line")
+	cmd.Flags().BoolVar(&encOpt.NoGroups, "no-groups", false, "leave out the clauses inferred from choice groups")
+	cmd.Flags().BoolVar(&encOpt.NoFold, "no-fold", false, "do not fold pure tests into method preconditions")
 	return cmd
 }
 
@@ -108,7 +113,7 @@ format, checked by the verifier.`,
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
-			depth, vars, clauses, err := readCNFHeader(args[2])
+			depth, encOpt, vars, clauses, err := readCNFHeader(args[2])
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
@@ -116,7 +121,7 @@ format, checked by the verifier.`,
 			if err != nil {
 				return groundError(err)
 			}
-			enc, err := satenc.Encode(t, depth, discard{}, satenc.Options{})
+			enc, err := satenc.Encode(t, depth, discard{}, encOpt)
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
@@ -162,10 +167,44 @@ func (discard) AddClause(...satenc.Lit) {}
 
 // readCNFHeader reads the depth comment and the "p cnf" line of a file
 // written by "htnsat cnf".
-func readCNFHeader(path string) (depth, vars, clauses int, err error) {
+// formatEncOptions and parseEncOptions write and read the encoding
+// options in the "c options" comment of an exported CNF.
+func formatEncOptions(o satenc.Options) string {
+	var fs []string
+	if o.NoGroups {
+		fs = append(fs, "no-groups")
+	}
+	if o.NoFold {
+		fs = append(fs, "no-fold")
+	}
+	if len(fs) == 0 {
+		return "default"
+	}
+	return strings.Join(fs, " ")
+}
+
+func parseEncOptions(s string) (satenc.Options, error) {
+	var o satenc.Options
+	for _, f := range strings.Fields(s) {
+		switch f {
+		case "default":
+		case "no-groups":
+			o.NoGroups = true
+		case "no-fold":
+			o.NoFold = true
+		default:
+			return o, fmt.Errorf("unknown encoding option %q", f)
+		}
+	}
+	return o, nil
+}
+
+// readCNFHeader reads the depth and options comments and the problem line
+// of a CNF written by "htnsat cnf".
+func readCNFHeader(path string) (depth int, opt satenc.Options, vars, clauses int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, opt, 0, 0, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -173,28 +212,34 @@ func readCNFHeader(path string) (depth, vars, clauses int, err error) {
 	depth = -1
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.HasPrefix(line, "c depth ") {
-			depth, _ = strconv.Atoi(strings.TrimPrefix(line, "c depth "))
+		if rest, ok := strings.CutPrefix(line, "c depth "); ok {
+			depth, _ = strconv.Atoi(rest)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "c options "); ok {
+			if opt, err = parseEncOptions(rest); err != nil {
+				return 0, opt, 0, 0, fmt.Errorf("%s: %w", path, err)
+			}
 			continue
 		}
 		if strings.HasPrefix(line, "p cnf ") {
 			fs := strings.Fields(line)
 			if len(fs) != 4 {
-				return 0, 0, 0, fmt.Errorf("%s: bad header %q", path, line)
+				return 0, opt, 0, 0, fmt.Errorf("%s: bad header %q", path, line)
 			}
 			vars, err1 := strconv.Atoi(fs[2])
 			clauses, err2 := strconv.Atoi(fs[3])
 			if err1 != nil || err2 != nil {
-				return 0, 0, 0, fmt.Errorf("%s: bad header %q", path, line)
+				return 0, opt, 0, 0, fmt.Errorf("%s: bad header %q", path, line)
 			}
 			if depth < 0 {
-				return 0, 0, 0, fmt.Errorf("%s: no \"c depth\" comment: not written by htnsat cnf", path)
+				return 0, opt, 0, 0, fmt.Errorf("%s: no \"c depth\" comment: not written by htnsat cnf", path)
 			}
-			return depth, vars, clauses, nil
+			return depth, opt, vars, clauses, nil
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return 0, 0, 0, err
+		return 0, opt, 0, 0, err
 	}
-	return 0, 0, 0, fmt.Errorf("%s: no \"p cnf\" header", path)
+	return 0, opt, 0, 0, fmt.Errorf("%s: no \"p cnf\" header", path)
 }

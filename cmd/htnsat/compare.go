@@ -26,6 +26,8 @@ type compareOptions struct {
 	md      string
 	sat     string
 	search  string
+	noGroup bool
+	noFold  bool
 }
 
 func newCmdCompare(ios *ioStreams) *cobra.Command {
@@ -62,6 +64,8 @@ With no -f, runs the paper's puzzle and a small embedded sample of each size
 	f.StringVar(&opts.md, "markdown", "", "write the summary as a Markdown table to this file")
 	f.StringVar(&opts.sat, "sat-solver", "", "external DIMACS solver for the SAT engines (default: gophersat)")
 	f.StringVar(&opts.search, "search", "auto", "progression search: auto, dfs, gbfs or astar")
+	f.BoolVar(&opts.noGroup, "no-groups", false, "HTN engines: do not reason over choice groups (to measure what they bring)")
+	f.BoolVar(&opts.noFold, "no-fold", false, "HTN engines: do not fold pure tests into method preconditions")
 	return cmd
 }
 
@@ -93,6 +97,8 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	co := sudoku.CompareOptions{Options: sudoku.DefaultOptions(), Engines: engines, Timeout: opts.timeout, Jobs: opts.jobs}
 	co.Style = style
 	co.HTN.Search = search
+	co.HTN.Groups, co.HTN.Fold = !opts.noGroup, !opts.noFold
+	co.SAT.NoGroups, co.SAT.NoFold = opts.noGroup, opts.noFold
 	if opts.sat != "" {
 		co.Solver = satExternal(opts.sat)
 	}
@@ -110,7 +116,14 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 			fmt.Fprintf(ios.Err, "\r[%s%s] %d/%d puzzles%s   ", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, eta)
 		}
 	}
-	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style, time limit %s each\n\n", len(puzzles), joinEngines(engines), style, opts.timeout)
+	off := ""
+	if opts.noGroup {
+		off += ", no choice groups"
+	}
+	if opts.noFold {
+		off += ", no folding"
+	}
+	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style%s, time limit %s each\n\n", len(puzzles), joinEngines(engines), style, off, opts.timeout)
 	runs := sudoku.Compare(ctx, puzzles, co)
 	if tty {
 		fmt.Fprintf(ios.Err, "\r%60s\r", "")

@@ -6,12 +6,15 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crillab/gophersat/solver"
 )
 
 // runCLI runs htnsat with args and returns the exit code and outputs.
@@ -115,6 +118,67 @@ func TestCNFAndDecode(t *testing.T) {
 	code, _, errOut := runCLI(t, "", "decode", sudokuDomain, paperOrdered, cnf, model)
 	if code != exitFailure || !strings.Contains(errOut, "the model does not describe a plan") {
 		t.Errorf("decode of an empty model: exit %d, %s", code, errOut)
+	}
+}
+
+// TestCNFRoundTrip exports the paper's puzzle with each set of encoding
+// options, solves the DIMACS file as any outside solver would (gophersat
+// reading the file), and decodes the model into a plan that verifies.
+func TestCNFRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	clauses := map[string]bool{}
+	for _, opts := range [][]string{nil, {"--no-groups"}, {"--no-fold"}, {"--no-groups", "--no-fold"}} {
+		name := strings.Join(append([]string{"default"}, opts...), "")
+		cnf := filepath.Join(dir, name+".cnf")
+		args := append([]string{"cnf", sudokuDomain, paperOrdered, "-o", cnf}, opts...)
+		if code, _, errOut := runCLI(t, "", args...); code != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+		text, err := os.ReadFile(cnf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "c options " + strings.TrimPrefix(strings.Join(opts, " "), "--")
+		if len(opts) == 0 {
+			want = "c options default"
+		}
+		want = strings.ReplaceAll(want, " --", " ")
+		if !strings.Contains(string(text), want+"\n") {
+			t.Errorf("%s: no %q line", name, want)
+		}
+		header := string(text[strings.Index(string(text), "p cnf"):])
+		clauses[header[:strings.Index(header, "\n")]] = true
+
+		pb, err := solver.ParseCNF(strings.NewReader(string(text)))
+		if err != nil {
+			t.Fatalf("%s: gophersat cannot read the file: %v", name, err)
+		}
+		s := solver.New(pb)
+		if s.Solve() != solver.Sat {
+			t.Fatalf("%s: unsatisfiable", name)
+		}
+		var model strings.Builder
+		model.WriteString("s SATISFIABLE\nv")
+		for i, b := range s.Model() {
+			v := i + 1
+			if !b {
+				v = -v
+			}
+			fmt.Fprintf(&model, " %d", v)
+		}
+		model.WriteString(" 0\n")
+		mf := filepath.Join(dir, name+".model")
+		os.WriteFile(mf, []byte(model.String()), 0o644)
+		plan := filepath.Join(dir, name+".plan")
+		if code, _, errOut := runCLI(t, "", "decode", sudokuDomain, paperOrdered, cnf, mf, "-o", plan); code != 0 {
+			t.Fatalf("%s: decode: %s", name, errOut)
+		}
+		if code, out, errOut := runCLI(t, "", "verify", sudokuDomain, paperOrdered, plan); code != 0 || !strings.Contains(out, "valid plan (46 actions") {
+			t.Errorf("%s: verify: %s %s", name, out, errOut)
+		}
+	}
+	if len(clauses) != 4 {
+		t.Errorf("the options should change the formula: headers %v", clauses)
 	}
 }
 

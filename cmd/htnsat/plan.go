@@ -12,6 +12,7 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/satenc"
 	"github.com/spf13/cobra"
 )
 
@@ -28,6 +29,7 @@ type planOptions struct {
 	maxGround   int
 	maxNodes    int64
 	noFold      bool
+	noGroups    bool
 	noMRV       bool
 	noDeadEnds  bool
 	completePO  bool
@@ -66,7 +68,8 @@ external solver).`,
 	f.BoolVar(&opts.noVerify, "no-verify", false, "do not verify the plan")
 	f.IntVar(&opts.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.Int64Var(&opts.maxNodes, "max-nodes", 0, "most search nodes (0: no limit)")
-	f.BoolVar(&opts.noFold, "no-fold", false, "do not fold pure tests into method preconditions")
+	f.BoolVar(&opts.noFold, "no-fold", false, "do not fold pure tests into method preconditions (both engines)")
+	f.BoolVar(&opts.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
 	f.BoolVar(&opts.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")
 	f.BoolVar(&opts.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
 	f.BoolVar(&opts.completePO, "complete-po", false, "in partial-order networks, also try decompositions before applicable actions (complete, slower)")
@@ -167,6 +170,7 @@ func solveProblem(ctx context.Context, p *hddl.Problem, opts *planOptions, rep *
 			return nil, &usageError{err}
 		}
 		o.Search, o.Fold, o.MRV, o.DeadEnds, o.CompletePO, o.MaxNodes = s, !opts.noFold, !opts.noMRV, !opts.noDeadEnds, opts.completePO, opts.maxNodes
+		o.Groups = !opts.noGroups
 		sol, st, err := htn.Solve(ctx, t, o)
 		rep.Search = st.Search
 		rep.Nodes = st.Nodes
@@ -176,6 +180,7 @@ func solveProblem(ctx context.Context, p *hddl.Problem, opts *planOptions, rep *
 		}
 		return sol.ToPlan(t), nil
 	case "sat":
+		opts.sat.enc = satenc.Options{NoGroups: opts.noGroups, NoFold: opts.noFold}
 		return solveSAT(ctx, t, &opts.sat, rep, stage, t0)
 	}
 	return nil, &usageError{fmt.Errorf("unknown engine %q (want progression or sat)", opts.engine)}

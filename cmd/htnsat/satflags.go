@@ -15,6 +15,7 @@ type satFlags struct {
 	solver   string
 	maxDepth int
 	depth    int
+	enc      satenc.Options // NoGroups and NoFold come from the shared flags of plan
 }
 
 func (s *satFlags) register(f *pflag.FlagSet) {
@@ -24,7 +25,7 @@ func (s *satFlags) register(f *pflag.FlagSet) {
 }
 
 func (s *satFlags) config() satenc.Config {
-	cfg := satenc.Config{MaxDepth: s.maxDepth, Depth: s.depth}
+	cfg := satenc.Config{MaxDepth: s.maxDepth, Depth: s.depth, Options: s.enc}
 	if s.solver != "" {
 		cfg.Solver = satenc.External{Command: s.solver}
 	}
