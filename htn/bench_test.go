@@ -44,6 +44,8 @@ func BenchmarkSolveHard(b *testing.B) {
 		{"all", func(*htn.Options) {}},
 		{"no-groups", func(o *htn.Options) { o.Groups = false }},
 		{"no-mrv", func(o *htn.Options) { o.MRV = false }},
+		{"no-conflicts", func(o *htn.Options) { o.Conflicts = false }},
+		{"no-restarts", func(o *htn.Options) { o.Restarts = false }},
 	} {
 		o := base
 		c.change(&o)

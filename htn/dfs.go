@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"sort"
 
 	"github.com/htnsat/htnsat/ground"
@@ -70,9 +71,23 @@ type dfs struct {
 	visited map[string]struct{}
 	key     []byte
 	groups  *groupState // nil when unused
+
+	// restarts: the search gives up with errRestart after limit nodes
+	// (0: never); rng, when set, breaks ties at random
+	limit int64
+	rng   *rand.Rand
+	// weight counts, per compound task, the dead ends it took part in:
+	// it lost its last method while in the network, or it could take a
+	// value of a choice group that no task can take any more. MRV picks
+	// the task with the fewest live methods per weight (dom/wdeg in CSP
+	// terms). The weights are kept across restarts.
+	weight []int64
 }
 
 var errStop = errors.New("stop")
+
+// errRestart ends a depth-first run that used up its node budget.
+var errRestart = errors.New("restart")
 
 func (s *dfs) has(f ground.FactID) bool { return s.state[f>>6]&(1<<(uint(f)&63)) != 0 }
 
@@ -164,6 +179,16 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
 	}
 	if v.recursive {
 		s.visited = map[string]struct{}{}
+	}
+	if opt.MRV && opt.Conflicts {
+		s.weight = make([]int64, len(t.Compounds))
+		if s.groups != nil {
+			s.groups.onZero = func(p int32) {
+				for _, m := range s.groups.pairMeths[p] {
+					s.weight[int(s.v.meths[m].task)-s.v.nA]++
+				}
+			}
+		}
 	}
 	return s
 }
@@ -272,6 +297,9 @@ func (s *dfs) killAction(a int32) {
 
 func (s *dfs) taskDied(id ground.TaskID) {
 	s.deadEnd += int(s.inNet[id])
+	if s.weight != nil && s.inNet[id] > 0 && int(id) >= s.v.nA {
+		s.weight[int(id)-s.v.nA]++
+	}
 	for _, u := range s.v.users[id] {
 		s.killMethod(u)
 	}
@@ -485,6 +513,9 @@ func (s *dfs) search() (bool, error) {
 		checkHook(s)
 	}
 	s.stats.Nodes++
+	if s.limit > 0 && s.stats.Nodes >= s.limit {
+		return false, errRestart
+	}
 	if s.stats.Nodes&1023 == 0 {
 		if err := s.ctx.Err(); err != nil {
 			return false, err
@@ -509,7 +540,8 @@ func (s *dfs) search() (bool, error) {
 	// hold when it is chosen, as in SHOP2; the complete mode lets a check
 	// wait for other tasks to make it true.
 	var prims []int32
-	best, bestN := int32(-1), int32(0)
+	best, bestN, ties := int32(-1), int32(0), 0
+	bestW := int64(1)
 	for _, n := range s.front {
 		nd := &s.nodes[n]
 		switch {
@@ -532,12 +564,28 @@ func (s *dfs) search() (bool, error) {
 			// the compound task to decompose: with MRV the one with the
 			// fewest live methods (the earliest among equals), else the one
 			// added last, so that a decomposition is pursued to its actions
-			c := s.count[int(nd.id)-s.v.nA]
+			// (or one of them at random after a restart)
+			ci := int(nd.id) - s.v.nA
+			c := s.count[ci]
+			w := int64(1)
 			switch {
-			case best < 0:
-				best, bestN = n, c
-			case s.opt.MRV && (c < bestN || c == bestN && n < best):
-				best, bestN = n, c
+			case c <= 1:
+				w = 1 << 40 // no choice: always first
+			case s.weight != nil:
+				w += s.weight[ci]
+			}
+			// compare c/w with bestN/bestW
+			lhs, rhs := int64(c)*bestW, int64(bestN)*w
+			switch {
+			case best < 0, s.opt.MRV && lhs < rhs:
+				best, bestN, bestW, ties = n, c, w, 1
+			case s.opt.MRV && lhs == rhs && s.rng != nil:
+				ties++
+				if s.rng.IntN(ties) == 0 {
+					best = n
+				}
+			case s.opt.MRV && lhs == rhs && n < best:
+				best = n
 			case !s.opt.MRV && n > best:
 				best = n
 			}
@@ -582,7 +630,13 @@ func (s *dfs) search() (bool, error) {
 		}
 	}
 	c := int(s.nodes[best].id) - s.v.nA
-	for _, m := range s.v.taskMeths[c] {
+	ms := s.v.taskMeths[c]
+	off := 0
+	if s.rng != nil && len(ms) > 1 {
+		off = s.rng.IntN(len(ms))
+	}
+	for i := range ms {
+		m := ms[(i+off)%len(ms)]
 		if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
 			continue
 		}

@@ -1,9 +1,5 @@
 package htn
 
-import (
-	"github.com/htnsat/htnsat/ground"
-)
-
 // groupState tracks, during the depth-first search, the choice groups of
 // the task (see ground.ChoiceGroup): for every group and value, how many
 // live methods of undecided tasks of the group bind it. A value that no
@@ -11,14 +7,15 @@ import (
 // still take forces that task's method.
 type groupState struct {
 	pairMeths [][]int32 // pair (group, value) -> search methods binding it
-	methPairs map[int32][]int32
+	methPairs [][]int32 // search method -> the pairs it binds
 	cnt       []int32
 	used      []int32 // decided tasks taking the value (more than one is a dead end ahead)
 	zero      int     // pairs neither used nor takeable
 	forced    []int32 // pairs with one taker, in no order
 	forcedPos []int32
-	decided   map[ground.TaskID]bool
-	node      map[ground.TaskID]int32 // choice task -> its network node
+	decided   []bool        // per TaskID
+	node      []int32       // per TaskID: a choice task's network node, or -1
+	onZero    func(p int32) // called when a pair loses its last taker
 }
 
 // newGroupState sets the counters from the methods alive at the start.
@@ -26,7 +23,10 @@ type groupState struct {
 // in a totally ordered initial network, or for atomic groups in eager mode.
 func newGroupState(s *dfs) *groupState {
 	t := s.v.t
-	gs := &groupState{methPairs: map[int32][]int32{}, decided: map[ground.TaskID]bool{}, node: map[ground.TaskID]int32{}}
+	gs := &groupState{methPairs: make([][]int32, len(s.v.meths)), decided: make([]bool, t.NumTasks()), node: make([]int32, t.NumTasks())}
+	for i := range gs.node {
+		gs.node[i] = -1
+	}
 	for i, id := range t.Initial {
 		gs.node[id] = int32(i)
 	}
@@ -96,6 +96,9 @@ func (gs *groupState) dec(p int32) {
 	case 0:
 		gs.removeForced(p)
 		gs.zero++
+		if gs.onZero != nil {
+			gs.onZero(p)
+		}
 	}
 }
 
@@ -152,7 +155,7 @@ func (gs *groupState) taken(m int32) bool {
 
 // killed and revived follow the liveness of a method.
 func (gs *groupState) killed(s *dfs, m int32) {
-	if ps, ok := gs.methPairs[m]; ok && !gs.decided[s.v.meths[m].task] {
+	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].task] {
 		for _, p := range ps {
 			gs.dec(p)
 		}
@@ -160,7 +163,7 @@ func (gs *groupState) killed(s *dfs, m int32) {
 }
 
 func (gs *groupState) revived(s *dfs, m int32) {
-	if ps, ok := gs.methPairs[m]; ok && !gs.decided[s.v.meths[m].task] {
+	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].task] {
 		for _, p := range ps {
 			gs.inc(p)
 		}
@@ -170,10 +173,7 @@ func (gs *groupState) revived(s *dfs, m int32) {
 // decide records that a choice task takes method m (on=true), or undoes it.
 func (gs *groupState) decide(s *dfs, m int32, on bool) {
 	task := s.v.meths[m].task
-	if _, ok := gs.node[task]; !ok {
-		return
-	}
-	if _, in := gs.methPairs[m]; !in {
+	if gs.node[task] < 0 || len(gs.methPairs[m]) == 0 {
 		return
 	}
 	c := int(task) - s.v.nA
@@ -191,7 +191,7 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 		gs.decided[task] = true
 		return
 	}
-	delete(gs.decided, task)
+	gs.decided[task] = false
 	for _, p := range gs.methPairs[m] {
 		gs.setUsed(p, false)
 	}

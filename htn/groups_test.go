@@ -3,6 +3,8 @@ package htn
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
@@ -40,9 +42,27 @@ func (gs *groupState) check(s *dfs) string {
 	return ""
 }
 
+// snapshot is what a restart must bring back: the state, the network and
+// the liveness counters.
+func snapshot(s *dfs) string {
+	var b strings.Builder
+	fmt.Fprint(&b, s.state, len(s.nodes), s.deadEnd, s.count, s.methDead, s.actDead, s.inNet, s.checkIn, len(s.trail))
+	front := append([]int32(nil), s.front...)
+	sort.Slice(front, func(i, j int) bool { return front[i] < front[j] })
+	fmt.Fprint(&b, front)
+	for i := range s.nodes {
+		fmt.Fprint(&b, s.nodes[i].alive, s.nodes[i].preds, s.nodes[i].succ)
+	}
+	if gs := s.groups; gs != nil {
+		fmt.Fprint(&b, gs.cnt, gs.used, gs.zero, len(gs.forced), gs.decided)
+	}
+	return b.String()
+}
+
 // TestGroupsInvariant recomputes the counters of the choice groups from
 // scratch at every search node and after every undone step of a search on
-// a hard puzzle, and compares.
+// a hard puzzle, and compares. The search restarts every few hundred
+// nodes: each restart must bring back the state of the start.
 func TestGroupsInvariant(t *testing.T) {
 	d, err := hddl.LoadDomain("../domains/sudoku.hddl")
 	if err != nil {
@@ -76,10 +96,21 @@ func TestGroupsInvariant(t *testing.T) {
 			t.Fatalf("after an undo at %d nodes: %s", s.stats.Nodes, msg)
 		}
 	}
-	defer func() { checkHook, undoHook = nil, nil }()
-	ok, err := s.search()
+	start := snapshot(s)
+	restartHook = func(s *dfs) {
+		if got := snapshot(s); got != start {
+			t.Fatalf("restart %d does not restore the start", s.stats.Restarts+1)
+		}
+	}
+	saved := firstBudget
+	firstBudget = 300
+	defer func() { checkHook, undoHook, restartHook, firstBudget = nil, nil, nil, saved }()
+	ok, err := s.runWithRestarts()
 	if !ok || err != nil {
 		t.Fatalf("no plan: %v", err)
 	}
-	t.Logf("%d nodes, %d forced", st.Nodes, st.Forced)
+	if st.Restarts == 0 {
+		t.Error("the search never restarted")
+	}
+	t.Logf("%d nodes, %d forced, %d restarts", st.Nodes, st.Forced, st.Restarts)
 }

@@ -90,12 +90,16 @@ func TestOptionsAllFindPlans(t *testing.T) {
 	base := htn.DefaultOptions()
 	base.MaxNodes = 2_000_000
 	for name, change := range map[string]func(*htn.Options){
-		"default":    func(*htn.Options) {},
-		"no-fold":    func(o *htn.Options) { o.Fold = false },
-		"no-mrv":     func(o *htn.Options) { o.MRV = false },
-		"no-deadend": func(o *htn.Options) { o.DeadEnds = false },
-		"gbfs":       func(o *htn.Options) { o.Search = htn.GBFS },
-		"astar":      func(o *htn.Options) { o.Search = htn.AStar },
+		"default":     func(*htn.Options) {},
+		"no-fold":     func(o *htn.Options) { o.Fold = false },
+		"no-mrv":      func(o *htn.Options) { o.MRV = false },
+		"no-deadend":  func(o *htn.Options) { o.DeadEnds = false },
+		"no-groups":   func(o *htn.Options) { o.Groups = false },
+		"no-restart":  func(o *htn.Options) { o.Restarts = false },
+		"no-conflict": func(o *htn.Options) { o.Conflicts = false },
+		"seed":        func(o *htn.Options) { o.Seed = 42 },
+		"gbfs":        func(o *htn.Options) { o.Search = htn.GBFS },
+		"astar":       func(o *htn.Options) { o.Search = htn.AStar },
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := base

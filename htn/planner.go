@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
@@ -45,6 +46,10 @@ type Options struct {
 	// MRV decomposes, among the unconstrained compound tasks of a
 	// partially ordered network, the one with the fewest live methods.
 	MRV bool
+	// Conflicts weighs MRV by the dead ends each task took part in: the
+	// task with the fewest live methods per conflict goes first, so the
+	// search turns early to the parts of the problem where it failed.
+	Conflicts bool
 	// DeadEnds tracks methods and actions whose preconditions can never
 	// hold again (a fact no action deletes is true, or one no action adds
 	// is false) and backtracks as soon as a task of the network is left
@@ -59,13 +64,23 @@ type Options struct {
 	// compound task before the applicable primitive ones (complete but
 	// slower). By default primitive tasks that can run, run first.
 	CompletePO bool
+	// Restarts makes the depth-first search of a partially ordered
+	// problem start over, with ties broken at random, each time it has
+	// spent a growing node budget: a wrong early choice then costs one
+	// budget instead of its whole subtree (the heavy tail of backtracking
+	// search), and the conflict weights learnt so far steer the next run.
+	// The first run keeps the plain order and the budgets grow
+	// geometrically, so the search stays complete and deterministic (the
+	// random sequence is fixed by Seed).
+	Restarts bool
+	Seed     uint64
 	// MaxNodes bounds the search nodes (0: no bound).
 	MaxNodes int64
 }
 
 // DefaultOptions has every acceleration on.
 func DefaultOptions() Options {
-	return Options{Search: Auto, Fold: true, MRV: true, DeadEnds: true, Groups: true}
+	return Options{Search: Auto, Fold: true, MRV: true, DeadEnds: true, Groups: true, Conflicts: true, Restarts: true}
 }
 
 // Stats describe a search.
@@ -75,6 +90,7 @@ type Stats struct {
 	DeadEnds   int64 // nodes cut by dead-end detection
 	Duplicates int64 // nodes cut by duplicate detection
 	Forced     int64 // decompositions forced by a choice group
+	Restarts   int64 // depth-first runs started over
 	// Complete is set when the eager search of a partially ordered problem
 	// found nothing and the complete search ran after it.
 	Complete bool
@@ -107,7 +123,7 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*Solution, *Stats,
 			return sol, err
 		}
 		s := newDFS(ctx, v, opt, stats)
-		ok, err := s.search()
+		ok, err := s.runWithRestarts()
 		if err != nil {
 			return nil, err
 		}
@@ -126,4 +142,50 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*Solution, *Stats,
 		sol, err = run(opt)
 	}
 	return sol, stats, err
+}
+
+// Restart budgets: the first run gets firstBudget nodes, each next one
+// budgetGrowth times more. (A variable so that tests can restart often.)
+var firstBudget = 2000
+
+const (
+	budgetGrowth  = 1.5
+	seedIncrement = 0x9E3779B97F4A7C15
+)
+
+// restartHook, when set (by tests), sees the search after each unwinding.
+var restartHook func(*dfs)
+
+// runWithRestarts runs the depth-first search, starting over after each
+// budget when Options.Restarts is set and the problem has partial orders.
+// In a totally ordered problem the order of the tasks is fixed and a
+// restart could only change the order of the methods, which loses more
+// work than it saves (measured on Sudoku with the paper's ordered
+// network: the median time doubles).
+func (s *dfs) runWithRestarts() (bool, error) {
+	if !s.opt.Restarts || s.v.total {
+		return s.search()
+	}
+	budget := float64(firstBudget)
+	seed := s.opt.Seed
+	for {
+		s.limit = s.stats.Nodes + int64(budget)
+		ok, err := s.search()
+		if err != errRestart {
+			return ok, err
+		}
+		for len(s.path) > 0 {
+			s.undo()
+		}
+		if s.visited != nil {
+			clear(s.visited)
+		}
+		if restartHook != nil {
+			restartHook(s)
+		}
+		s.stats.Restarts++
+		seed += seedIncrement
+		s.rng = rand.New(rand.NewPCG(seed, seed^0xDA3E39CB94B95BDB))
+		budget *= budgetGrowth
+	}
 }

@@ -28,6 +28,8 @@ type compareOptions struct {
 	search  string
 	noGroup bool
 	noFold  bool
+	noRest  bool
+	noConf  bool
 }
 
 func newCmdCompare(ios *ioStreams) *cobra.Command {
@@ -66,6 +68,8 @@ With no -f, runs the paper's puzzle and a small embedded sample of each size
 	f.StringVar(&opts.search, "search", "auto", "progression search: auto, dfs, gbfs or astar")
 	f.BoolVar(&opts.noGroup, "no-groups", false, "HTN engines: do not reason over choice groups (to measure what they bring)")
 	f.BoolVar(&opts.noFold, "no-fold", false, "HTN engines: do not fold pure tests into method preconditions")
+	f.BoolVar(&opts.noRest, "no-restarts", false, "progression: never start the depth-first search over")
+	f.BoolVar(&opts.noConf, "no-conflicts", false, "progression: do not weigh the choice of task by past dead ends")
 	return cmd
 }
 
@@ -98,6 +102,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	co.Style = style
 	co.HTN.Search = search
 	co.HTN.Groups, co.HTN.Fold = !opts.noGroup, !opts.noFold
+	co.HTN.Restarts, co.HTN.Conflicts = !opts.noRest, !opts.noConf
 	co.SAT.NoGroups, co.SAT.NoFold = opts.noGroup, opts.noFold
 	if opts.sat != "" {
 		co.Solver = satExternal(opts.sat)
@@ -122,6 +127,12 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	}
 	if opts.noFold {
 		off += ", no folding"
+	}
+	if opts.noRest {
+		off += ", no restarts"
+	}
+	if opts.noConf {
+		off += ", no conflict weights"
 	}
 	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style%s, time limit %s each\n\n", len(puzzles), joinEngines(engines), style, off, opts.timeout)
 	runs := sudoku.Compare(ctx, puzzles, co)

@@ -30,6 +30,9 @@ type planOptions struct {
 	maxNodes    int64
 	noFold      bool
 	noGroups    bool
+	noRestarts  bool
+	noConflicts bool
+	seed        uint64
 	noMRV       bool
 	noDeadEnds  bool
 	completePO  bool
@@ -72,6 +75,9 @@ external solver).`,
 	f.BoolVar(&opts.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
 	f.BoolVar(&opts.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")
 	f.BoolVar(&opts.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
+	f.BoolVar(&opts.noRestarts, "no-restarts", false, "depth-first search: never start over")
+	f.BoolVar(&opts.noConflicts, "no-conflicts", false, "do not weigh the choice of task by past dead ends")
+	f.Uint64Var(&opts.seed, "seed", 0, "seed of the random tie-breaking after restarts")
 	f.BoolVar(&opts.completePO, "complete-po", false, "in partial-order networks, also try decompositions before applicable actions (complete, slower)")
 	opts.sat.register(f)
 	return cmd
@@ -90,6 +96,7 @@ type planReport struct {
 	Actions      int                `json:"actions"`
 	Methods      int                `json:"methods"`
 	Nodes        int64              `json:"nodes,omitempty"`
+	Restarts     int64              `json:"restarts,omitempty"`
 	Search       string             `json:"search,omitempty"`
 	Variables    int                `json:"variables,omitempty"`
 	Clauses      int                `json:"clauses,omitempty"`
@@ -170,10 +177,10 @@ func solveProblem(ctx context.Context, p *hddl.Problem, opts *planOptions, rep *
 			return nil, &usageError{err}
 		}
 		o.Search, o.Fold, o.MRV, o.DeadEnds, o.CompletePO, o.MaxNodes = s, !opts.noFold, !opts.noMRV, !opts.noDeadEnds, opts.completePO, opts.maxNodes
-		o.Groups = !opts.noGroups
+		o.Groups, o.Restarts, o.Conflicts, o.Seed = !opts.noGroups, !opts.noRestarts, !opts.noConflicts, opts.seed
 		sol, st, err := htn.Solve(ctx, t, o)
 		rep.Search = st.Search
-		rep.Nodes = st.Nodes
+		rep.Nodes, rep.Restarts = st.Nodes, st.Restarts
 		stage("search", t0)
 		if err != nil {
 			return nil, err
@@ -236,7 +243,7 @@ func printPlanStats(w io.Writer, r *planReport) {
 	fmt.Fprintf(w, "plan: %d actions, verified: %v\n", r.PlanLength, r.Verified)
 	fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods\n", r.Facts, r.Actions, r.Methods)
 	if r.Engine == "progression" {
-		fmt.Fprintf(w, "search: %s, %d nodes\n", r.Search, r.Nodes)
+		fmt.Fprintf(w, "search: %s, %d nodes, %d restarts\n", r.Search, r.Nodes, r.Restarts)
 	} else {
 		fmt.Fprintf(w, "sat: depth %d, %d variables, %d clauses\n", r.Depth, r.Variables, r.Clauses)
 	}
