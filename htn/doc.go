@@ -5,15 +5,19 @@
 // in-place changes and undo (the default for problems without recursion),
 // greedy best-first or A* with the least number of actions the network
 // still needs as heuristic, with duplicate detection where tasks recurse.
-// Totally and partially ordered networks are both handled: in a partial
-// order the most constrained compound task (fewest live methods) is
-// decomposed next, and actions that can run run first. Three generic
-// accelerations can each be switched off: pure tests (compound tasks whose
-// only method has no subtasks) folded into the preconditions of the
-// methods that use them; dead-end detection that tracks methods whose
-// preconditions can never hold again, because a fact no action deletes is
-// true or one no action adds is false, and backtracks as soon as a task in
-// the network has no live method left; most-constrained-first.
+// Totally and partially ordered networks are both handled; in a partial
+// order, actions that can run run first (as in SHOP2; a complete search
+// follows if this eager one finds nothing). Each generic acceleration can
+// be switched off in Options: pure tests (compound tasks whose only method
+// has no subtasks) folded into the preconditions of the methods that use
+// them; dead-end detection that tracks methods whose preconditions can
+// never hold again, because a fact no action deletes is true or one no
+// action adds is false, and backtracks as soon as a task in the network
+// has no live method left; most-constrained-first choice of the compound
+// task, weighted by the dead ends each task took part in; restarts with
+// random tie-breaking after growing node budgets; and the choice groups of
+// the task (ground.ChoiceGroups), which cut a branch when a value has no
+// taker left and force a task when it has one.
 //
 // Plans are written and read in the IPC 2020 HTN plan format (Plan). Verify
 // checks a plan against the hddl model alone, without the grounder or the

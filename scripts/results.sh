@@ -31,6 +31,19 @@ run top1465-ordered -f "$SUDOKU/9x9/magictour-top1465.txt" --style ordered --eng
 run 16x16 -f "$SUDOKU/16x16/hard-10.txt" -f "$SUDOKU/16x16/course-100.txt"
 run 25x25 $(for f in "$SUDOKU"/25x25/*.txt; do echo -f "$f"; done) --timeout 120s
 
+# Ablation: the hard puzzles of each size with one acceleration off at a
+# time (the HTN engines only; restarts and conflicts are progression's).
+HARD="$(for f in "$SUDOKU"/25x25/*.txt; do echo -f "$f"; done) -f $SUDOKU/16x16/hard-10.txt -f $SUDOKU/9x9/top95.txt -f $SUDOKU/9x9/hardest.txt"
+ABLATION="default no-groups no-fold no-conflicts no-restarts"
+for a in $ABLATION; do
+	flag=--$a
+	[ "$a" = default ] && flag=
+	engines=progression,htn-sat
+	case $a in no-conflicts | no-restarts) engines=progression ;; esac
+	# shellcheck disable=SC2086
+	run "ablation-$a" $HARD --engines $engines $flag
+done
+
 machine() {
 	echo "Measured on $(date -u +%Y-%m-%d): $(uname -sm), $(nproc) cores,"
 	echo "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'),"
@@ -63,6 +76,15 @@ machine() {
 		echo "![$name]($OUT/$name.svg)"
 		echo
 	done
+	echo "#### What each acceleration brings: the hard puzzles of each size with one switched off"
+	echo
+	echo "\`$(sed "s|$SHARED|../shared|g" "$OUT/ablation-default.cmd") [--no-groups | --no-fold | --no-conflicts | --no-restarts]\`"
+	echo
+	head -n 2 "$OUT/ablation-default.md" | sed 's/^|/| configuration |/; 2s/^| configuration |/|---|/'
+	for a in $ABLATION; do
+		tail -n +3 "$OUT/ablation-$a.md" | sed "s/^|/| $a |/"
+	done
+	echo
 	echo "<!-- results:end -->"
 } >"$OUT/RESULTS.md"
 

@@ -1,0 +1,25 @@
+// Package satenc compiles a ground HTN task into propositional logic and
+// decodes a model back into a plan.
+//
+// Encode builds a path decomposition tree in the style of totSAT (Behnke,
+// Höller and Biundo, 2018): every vertex has a variable per task and
+// method that may sit there, a method's subtasks fill the children of its
+// vertex, and the leaves, in order, are the time steps, with a variable
+// per fact and step (shared while no action of the step can change it),
+// frame axioms, action and method preconditions, and at-most-one
+// constraints (sequential counters). Pure tests at the head of a method
+// are folded into its precondition, variables equal by construction share
+// a number, clauses are simplified by the unit clauses of the initial
+// state, and the choice groups of the task (ground.ChoiceGroups) add
+// at-least-once clauses. Partially ordered networks are linearised in one
+// valid order: every plan found is valid, but a problem that needs
+// another order is reported as having no plan in the chosen orders, never
+// as unsolvable.
+//
+// Clauses go to a Sink: an in-memory CNF, a DIMACSWriter that streams to a
+// temporary file, or a solver. Solve deepens the tree for recursive tasks
+// and solves each formula with a Solver: Gophersat in-process, or External,
+// any DIMACS solver run as a process and killed when the context ends.
+// Encoding.Decode turns a model into an htn.Solution, checked afterwards by
+// the independent verifier.
+package satenc
