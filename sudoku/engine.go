@@ -79,6 +79,7 @@ type Run struct {
 	Clauses    int
 	Depth      int
 	AllocBytes uint64 // heap bytes allocated during the run
+	PeakHeap   uint64 // peak heap above its size at the start (see heapSampler)
 	Unique     Uniqueness
 }
 
@@ -101,15 +102,20 @@ func DefaultOptions() Options {
 // recorded in the Run, never returned.
 func RunEngine(ctx context.Context, p Puzzle, e Engine, opt Options) (r Run) {
 	r = Run{Puzzle: p.Name, Size: p.Size(), Givens: p.Givens(), Engine: e, Style: opt.Style, Stages: map[string]time.Duration{}}
+	// start from a collected heap, so that one run's garbage is not
+	// counted against the next (outside the timed part)
+	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	alloc0 := ms.TotalAlloc
+	hs := startHeapSampler()
 	start := time.Now()
 	defer func() {
 		if x := recover(); x != nil {
 			r.Status, r.Error = Failed, fmt.Sprintf("panic: %v", x)
 		}
 		r.Total = time.Since(start)
+		r.PeakHeap = hs.Stop()
 		runtime.ReadMemStats(&ms)
 		r.AllocBytes = ms.TotalAlloc - alloc0
 	}()

@@ -30,6 +30,7 @@ type compareOptions struct {
 	noFold  bool
 	noRest  bool
 	noConf  bool
+	unique  bool
 }
 
 func newCmdCompare(ios *ioStreams) *cobra.Command {
@@ -68,6 +69,7 @@ With no -f, runs the paper's puzzle and a small embedded sample of each size
 	f.StringVar(&opts.search, "search", "auto", "progression search: auto, dfs, gbfs or astar")
 	f.BoolVar(&opts.noGroup, "no-groups", false, "HTN engines: do not reason over choice groups (to measure what they bring)")
 	f.BoolVar(&opts.noFold, "no-fold", false, "HTN engines: do not fold pure tests into method preconditions")
+	f.BoolVar(&opts.unique, "unique", false, "direct-sat: also decide whether each solution is unique (a second solve)")
 	f.BoolVar(&opts.noRest, "no-restarts", false, "progression: never start the depth-first search over")
 	f.BoolVar(&opts.noConf, "no-conflicts", false, "progression: do not weigh the choice of task by past dead ends")
 	return cmd
@@ -103,6 +105,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	co.HTN.Search = search
 	co.HTN.Groups, co.HTN.Fold = !opts.noGroup, !opts.noFold
 	co.HTN.Restarts, co.HTN.Conflicts = !opts.noRest, !opts.noConf
+	co.Unique = opts.unique
 	co.SAT.NoGroups, co.SAT.NoFold = opts.noGroup, opts.noFold
 	if opts.sat != "" {
 		co.Solver = satExternal(opts.sat)

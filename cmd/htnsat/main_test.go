@@ -247,5 +247,8 @@ func TestCompareFiles(t *testing.T) {
 		if r["status"] != "solved" || r["verified"] != true {
 			t.Errorf("row %v", r)
 		}
+		if peak, _ := r["peak_heap_mb"].(float64); r["engine"] != "direct-sat" && peak <= 0 {
+			t.Errorf("%s on %s: no peak heap measured", r["engine"], r["puzzle"])
+		}
 	}
 }

@@ -75,7 +75,7 @@ func groups(runs []sudoku.Run) []*group {
 type summaryRow struct {
 	size, engine, solved, median, p90, max string
 	shares                                 []string
-	typical, notes                         string
+	peak, typical, notes                   string
 }
 
 func summarize(runs []sudoku.Run) []summaryRow {
@@ -83,7 +83,7 @@ func summarize(runs []sudoku.Run) []summaryRow {
 	for _, g := range groups(runs) {
 		var times []float64
 		share := map[string][]float64{}
-		var nodes, vars []float64
+		var nodes, vars, clauses, peaks []float64
 		other := map[sudoku.Status]int{}
 		for _, r := range g.runs {
 			if r.Status != sudoku.Solved || !r.Verified {
@@ -99,6 +99,8 @@ func summarize(runs []sudoku.Run) []summaryRow {
 			}
 			nodes = append(nodes, float64(r.Nodes))
 			vars = append(vars, float64(r.Vars))
+			clauses = append(clauses, float64(r.Clauses))
+			peaks = append(peaks, float64(r.PeakHeap)/(1<<20))
 		}
 		sort.Float64s(times)
 		row := summaryRow{
@@ -115,13 +117,18 @@ func summarize(runs []sudoku.Run) []summaryRow {
 			sort.Float64s(v)
 			row.shares = append(row.shares, fmt.Sprintf("%.0f%%", quantile(v, 0.5)))
 		}
-		sort.Float64s(nodes)
-		sort.Float64s(vars)
+		for _, xs := range [][]float64{nodes, vars, clauses, peaks} {
+			sort.Float64s(xs)
+		}
+		row.peak = "-"
+		if len(peaks) > 0 {
+			row.peak = fmt.Sprintf("%.1f", quantile(peaks, 0.5))
+		}
 		switch {
 		case g.engine == sudoku.Progression && len(nodes) > 0:
-			row.typical = fmt.Sprintf("%.0f nodes", quantile(nodes, 0.5))
+			row.typical = fmt.Sprintf("%.0f nodes (max %.0f)", quantile(nodes, 0.5), quantile(nodes, 1))
 		case len(vars) > 0:
-			row.typical = fmt.Sprintf("%.0f vars", quantile(vars, 0.5))
+			row.typical = fmt.Sprintf("%.0f vars, %.0f clauses (max %.0f, %.0f)", quantile(vars, 0.5), quantile(clauses, 0.5), quantile(vars, 1), quantile(clauses, 1))
 		}
 		var notes []string
 		for _, st := range []sudoku.Status{sudoku.Timeout, sudoku.Unsolvable, sudoku.Failed, sudoku.Solved} {
@@ -147,13 +154,13 @@ func Summary(w io.Writer, runs []sudoku.Run) {
 	for _, s := range sudoku.Stages {
 		fmt.Fprintf(w, " %7s", s)
 	}
-	fmt.Fprintf(w, "  %s\n", "median size")
+	fmt.Fprintf(w, " %7s  %s\n", "peakMB", "median size (max)")
 	for _, r := range summarize(runs) {
 		fmt.Fprintf(w, "%-6s %-12s %9s %9s %9s %9s", r.size, r.engine, r.solved, r.median, r.p90, r.max)
 		for _, s := range r.shares {
 			fmt.Fprintf(w, " %7s", s)
 		}
-		fmt.Fprintf(w, "  %s", r.typical)
+		fmt.Fprintf(w, " %7s  %s", r.peak, r.typical)
 		if r.notes != "" {
 			fmt.Fprintf(w, "  (%s)", r.notes)
 		}
@@ -167,17 +174,17 @@ func SummaryMarkdown(w io.Writer, runs []sudoku.Run) {
 	for _, s := range sudoku.Stages {
 		fmt.Fprintf(w, " %s |", s)
 	}
-	fmt.Fprintf(w, " median size | not solved |\n|---|---|---|---|---|---|")
+	fmt.Fprintf(w, " peak heap MB | median size (max) | not solved |\n|---|---|---|---|---|---|")
 	for range sudoku.Stages {
 		fmt.Fprintf(w, "---|")
 	}
-	fmt.Fprintf(w, "---|---|\n")
+	fmt.Fprintf(w, "---|---|---|\n")
 	for _, r := range summarize(runs) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |", r.size, r.engine, r.solved, r.median, r.p90, r.max)
 		for _, s := range r.shares {
 			fmt.Fprintf(w, " %s |", s)
 		}
-		fmt.Fprintf(w, " %s | %s |\n", r.typical, r.notes)
+		fmt.Fprintf(w, " %s | %s | %s |\n", r.peak, r.typical, r.notes)
 	}
 }
 
@@ -215,6 +222,7 @@ type row struct {
 	Depth      int     `json:"depth"`
 	PlanLength int     `json:"plan_length"`
 	AllocMB    float64 `json:"alloc_mb"`
+	PeakHeapMB float64 `json:"peak_heap_mb"`
 	Unique     string  `json:"unique,omitempty"`
 	Solution   string  `json:"solution,omitempty"`
 	Error      string  `json:"error,omitempty"`
@@ -231,7 +239,7 @@ func rowOf(r sudoku.Run) row {
 		ParseMS: msOf(r.Stages["parse"]), GroundMS: msOf(r.Stages["ground"]), EncodeMS: msOf(r.Stages["encode"]),
 		SolveMS: msOf(r.Stages["solve"]), DecodeMS: msOf(r.Stages["decode"]), VerifyMS: msOf(r.Stages["verify"]),
 		Nodes: r.Nodes, Vars: r.Vars, Clauses: r.Clauses, Depth: r.Depth, PlanLength: r.PlanLength,
-		AllocMB: float64(r.AllocBytes) / (1 << 20), Unique: string(r.Unique), Error: r.Error,
+		AllocMB: float64(r.AllocBytes) / (1 << 20), PeakHeapMB: float64(r.PeakHeap) / (1 << 20), Unique: string(r.Unique), Error: r.Error,
 	}
 	if r.Verified {
 		out.Solution = r.Solution.Line()
@@ -246,14 +254,14 @@ func WriteCSV(path string, runs []sudoku.Run) error {
 		return err
 	}
 	w := csv.NewWriter(f)
-	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "unique", "solution", "error"})
+	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "unique", "solution", "error"})
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 	for _, r := range runs {
 		o := rowOf(r)
 		w.Write([]string{o.Puzzle, strconv.Itoa(o.Size), strconv.Itoa(o.Givens), o.Engine, o.Style, o.Status, strconv.FormatBool(o.Verified),
 			ff(o.TotalMS), ff(o.ParseMS), ff(o.GroundMS), ff(o.EncodeMS), ff(o.SolveMS), ff(o.DecodeMS), ff(o.VerifyMS),
 			strconv.FormatInt(o.Nodes, 10), strconv.Itoa(o.Vars), strconv.Itoa(o.Clauses), strconv.Itoa(o.Depth), strconv.Itoa(o.PlanLength),
-			ff(o.AllocMB), o.Unique, o.Solution, o.Error})
+			ff(o.AllocMB), ff(o.PeakHeapMB), o.Unique, o.Solution, o.Error})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
