@@ -22,4 +22,7 @@
 // Plans are written and read in the IPC 2020 HTN plan format (Plan). Verify
 // checks a plan against the hddl model alone, without the grounder or the
 // planners, so that it can judge them.
+//
+// This package reads the ground task (and, to verify, the hddl model); it
+// knows nothing of SAT or Sudoku, and never changes the task it is given.
 package htn

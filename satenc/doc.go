@@ -22,4 +22,7 @@
 // any DIMACS solver run as a process and killed when the context ends.
 // Encoding.Decode turns a model into an htn.Solution, checked afterwards by
 // the independent verifier.
+//
+// gophersat is imported by gophersat.go alone. This package reads the
+// ground task and produces htn solutions; it knows nothing of Sudoku.
 package satenc

@@ -1,0 +1,72 @@
+package satenc_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/satenc"
+)
+
+// Solve the paper's puzzle through the HTN-to-SAT encoding with the
+// in-process solver, and verify the decoded plan.
+func ExampleSolve() {
+	_, p, err := hddl.Load("../domains/sudoku.hddl", "../testdata/sudoku/paper-ordered.hddl")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sol, st, err := satenc.Solve(context.Background(), t, satenc.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	plan := sol.ToPlan(t)
+	fmt.Printf("depth %d, %d variables, %d clauses\n", st.Depth, st.Vars, st.Clauses)
+	fmt.Println(plan.Length(), "actions; verified:", htn.Verify(p, plan) == nil)
+	// Output:
+	// depth 3, 712 variables, 2089 clauses
+	// 46 actions; verified: true
+}
+
+// Write the encoding as DIMACS for any SAT solver, with comments naming
+// variables (here the first two), and print its first lines.
+func ExampleWriteDIMACS() {
+	_, p, err := hddl.Load("../domains/sudoku.hddl", "../testdata/sudoku/paper-ordered.hddl")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cnf := &satenc.CNF{}
+	enc, err := satenc.Encode(t, satenc.DepthNeeded(t), cnf, satenc.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	comments := []string{"var 1 " + enc.VarName(1), "var 2 " + enc.VarName(2)}
+	var b strings.Builder
+	if err := satenc.WriteDIMACS(&b, cnf, enc.NumVars, comments); err != nil {
+		fmt.Println(err)
+		return
+	}
+	lines := strings.SplitN(b.String(), "\n", 5)
+	fmt.Println(strings.Join(lines[:4], "\n"))
+	// Output:
+	// c var 1 task at vertex 0 (step 0): __choice_0
+	// c var 2 method at vertex 0: __choose d2 for __choice_0
+	// p cnf 712 2089
+	// 1 0
+}
