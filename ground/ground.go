@@ -72,6 +72,16 @@ type schema struct {
 	atomLit []int
 	plans   map[int]*plan // by anchor atom (-1: none) for actions, by 0 for methods
 	effects []effect      // actions
+	// kept lists an action's parameters that occur in its precondition;
+	// the others are free (see freeParams). nil for methods.
+	kept []int
+	free bool // some parameter is free
+	// splits are the groups of a method's variables split off into
+	// synthetic tasks (split.go); main is then the query of the rest, and
+	// splitOf[k] the split that replaces subtask k, or -1.
+	splits  []*split
+	main    *query
+	splitOf []int
 }
 
 type grounder struct {
@@ -94,8 +104,14 @@ type grounder struct {
 
 	actions [][]*schema // per lifted action: its disjuncts (0 or 1)
 	methods [][]*schema // per lifted method: its disjuncts
-	actRel  []*relation // per lifted action: the parameter tuples of its instances
-	actGID  [][]int32   // per lifted action: tuple index -> ground action index
+	// actRel per lifted action: the tuples of its reachable instances over
+	// its kept parameters (all of them unless some are free); methods join
+	// over it. actFull, for actions with free parameters only, holds the
+	// full parameter tuples of the instances made on demand; actGID maps a
+	// tuple index of actFull (or of actRel) to the ground action.
+	actRel  []*relation
+	actFull []*relation
+	actGID  [][]int32
 	gActs   []gAction
 
 	taskRel []*relation // per lifted task: argument tuples of its instances
@@ -129,9 +145,11 @@ type gAction struct {
 }
 
 type gTask struct {
-	schema  int // lifted task, or -1 for a choice task
+	schema  int // lifted task, or -1 for a synthetic task
 	args    []int32
 	methods []int32
+	split   *split  // for the synthetic task of a split method
+	owner   *schema // the split method
 }
 
 type gMethod struct {
@@ -262,15 +280,20 @@ func (g *grounder) prepare() error {
 	}
 	g.actions = make([][]*schema, len(d.Actions))
 	g.actRel = make([]*relation, len(d.Actions))
+	g.actFull = make([]*relation, len(d.Actions))
 	g.actGID = make([][]int32, len(d.Actions))
 	for ai := range d.Actions {
 		a := &d.Actions[ai]
-		g.actRel[ai] = newRelation(a.NumParams)
 		ss, err := g.actionSchemas(ai)
 		if err != nil {
 			return err
 		}
 		g.actions[ai] = ss
+		g.actRel[ai] = newRelation(a.NumParams)
+		if len(ss) == 1 && ss[0].free {
+			g.actRel[ai] = newRelation(len(ss[0].kept))
+			g.actFull[ai] = newRelation(a.NumParams)
+		}
 	}
 	g.taskRel = make([]*relation, len(d.Tasks))
 	g.taskGID = make([][]int32, len(d.Tasks))
@@ -366,9 +389,16 @@ func (g *grounder) actionSchemas(ai int) ([]*schema, error) {
 	for _, c := range dnf {
 		s := g.newSchema("action "+a.Name, ai, a.Vars, a.NumParams, c)
 		s.effects = effs
+		s.kept, s.free = freeParams(s)
 		for v := range a.Vars {
 			s.q.need[v] = v < a.NumParams
 			s.q.skip[v] = v >= a.NumParams
+		}
+		for v := 0; v < a.NumParams; v++ {
+			s.q.need[v], s.q.skip[v] = false, true
+		}
+		for _, v := range s.kept {
+			s.q.need[v], s.q.skip[v] = true, false
 		}
 		for _, l := range c {
 			for _, t := range l.args {
@@ -393,7 +423,7 @@ func (g *grounder) methodSchemas(mi int, dnf []conj) []*schema {
 		for _, st := range m.Network.Subtasks {
 			switch {
 			case st.Task.Primitive:
-				s.q.atoms = append(s.q.atoms, atom{rel: g.actRel[st.Task.Index], args: st.Args, desc: g.d.Actions[st.Task.Index].Name})
+				s.q.atoms = append(s.q.atoms, atom{rel: g.actRel[st.Task.Index], args: g.keptArgs(st.Task.Index, st.Args), desc: g.d.Actions[st.Task.Index].Name})
 				s.atomLit = append(s.atomLit, -1)
 			case g.needBU[st.Task.Index]:
 				s.q.atoms = append(s.q.atoms, atom{rel: g.buRel[st.Task.Index], args: st.Args, desc: g.d.Tasks[st.Task.Index].Name})
@@ -421,6 +451,7 @@ func (g *grounder) methodSchemas(mi int, dnf []conj) []*schema {
 		for v := m.NumParams; v < len(m.Vars); v++ {
 			s.q.skip[v] = !s.q.need[v]
 		}
+		g.splitMethod(s, m)
 		out = append(out, s)
 	}
 	return out
@@ -459,7 +490,7 @@ func (g *grounder) demand(dnfs [][]conj) []bool {
 		}
 		for _, st := range m.Network.Subtasks {
 			if st.Task.Primitive {
-				for _, t := range st.Args {
+				for _, t := range g.keptArgs(st.Task.Index, st.Args) {
 					if t.IsVar() {
 						b[t.Var()] = true
 					}
@@ -515,7 +546,7 @@ func (g *grounder) demand(dnfs [][]conj) []bool {
 	bnd := make([]bool, len(g.p.Vars))
 	for _, st := range net.Subtasks {
 		if st.Task.Primitive {
-			for _, t := range st.Args {
+			for _, t := range g.keptArgs(st.Task.Index, st.Args) {
 				if t.IsVar() {
 					bnd[t.Var()] = true
 				}
@@ -576,4 +607,54 @@ func (g *grounder) budget(s *schema) error {
 		return nil
 	}
 	return fmt.Errorf("%w: more than %d ground actions and methods (while instantiating %s); raise --max-ground or simplify the model", ErrTooLarge, g.opt.MaxGround, s.name)
+}
+
+// freeParams splits an action's parameters into those its precondition
+// mentions (in a positive atom or an equality or static filter), which the
+// reachability analysis binds by joins, and the free others. Generated
+// domains have many free parameters that only carry a value into the
+// effects (the ConstantVariable parameters of the IPC Woodworking
+// domain): enumerating them over their types while searching for
+// reachable actions multiplies the actions by the product of the types,
+// although the methods that use the action fix them. So a free parameter
+// is left unbound in the analysis (the facts its effects add are counted
+// for every value of its type), and a ground action is made only when a
+// method or the initial network asks for it with all its arguments.
+func freeParams(s *schema) (kept []int, free bool) {
+	used := make([]bool, s.nparams)
+	mark := func(args []hddl.Term) {
+		for _, t := range args {
+			if t.IsVar() && t.Var() < s.nparams {
+				used[t.Var()] = true
+			}
+		}
+	}
+	for _, a := range s.q.atoms {
+		mark(a.args)
+	}
+	for _, f := range s.q.filters {
+		mark(f.args)
+	}
+	for v, u := range used {
+		if u {
+			kept = append(kept, v)
+		} else {
+			free = true
+		}
+	}
+	return kept, free
+}
+
+// keptArgs returns the arguments of a primitive subtask at the kept
+// parameters of its action: the columns of actRel.
+func (g *grounder) keptArgs(ai int, args []hddl.Term) []hddl.Term {
+	ss := g.actions[ai]
+	if len(ss) != 1 || !ss[0].free {
+		return args
+	}
+	out := make([]hddl.Term, len(ss[0].kept))
+	for i, v := range ss[0].kept {
+		out[i] = args[v]
+	}
+	return out
 }

@@ -38,6 +38,12 @@ func groundSudoku(t testing.TB, line string, style sudoku.Style) (*ground.Task, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return groundValid(t, p)
+}
+
+// groundValid grounds p with the default options and validates the result.
+func groundValid(t testing.TB, p *hddl.Problem) (*ground.Task, *ground.Stats) {
+	t.Helper()
 	task, st, err := ground.Ground(context.Background(), p, ground.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -275,5 +281,58 @@ func TestNotSupported(t *testing.T) {
 	_, _, err := groundText(t, domain, `(define (problem w1) (:domain w) (:htn :subtasks (t)) (:init))`)
 	if err == nil || !strings.Contains(err.Error(), "not supported") || !strings.Contains(err.Error(), "d.hddl:") {
 		t.Fatalf("got %v, want a positioned 'not supported' error", err)
+	}
+}
+
+// TestSplitAndFreeParameters grounds testdata/ground/split-*.hddl: the
+// method m-deliver has two independent groups of unbound variables, each
+// used by one subtask and static literals only, and the actions drive and
+// log have parameters no positive precondition binds.
+func TestSplitAndFreeParameters(t *testing.T) {
+	_, p, err := hddl.Load("../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, st := groundValid(t, p)
+	// unsplit, m-deliver would have one instance per (truck, depot) pair
+	// times (crew, home) pair: 3·3 for l1 and 2·3 for l2
+	if n := st.MethodInstances["m-deliver"]; n != 2 {
+		t.Errorf("%d m-deliver instances, want 2 (one per delivery)", n)
+	}
+	synth, synthMethods := 0, 0
+	for i := range task.Compounds {
+		c := &task.Compounds[i]
+		if !c.Synthetic() {
+			continue
+		}
+		synth++
+		synthMethods += len(c.Methods)
+		for _, m := range c.Methods {
+			if k := len(task.Methods[m].Subtasks); k != 1 {
+				t.Errorf("synthetic method %d has %d subtasks, want 1", m, k)
+			}
+		}
+	}
+	// per delivery, one task for {?t ?d} and one for {?c ?h}; their
+	// methods are the bindings: 3+3 for l1, 2+3 for l2
+	if synth != 4 || synthMethods != 11 {
+		t.Errorf("%d synthetic tasks with %d methods, want 4 with 11", synth, synthMethods)
+	}
+	// drive's ?to and log's ?h are free: only the instances the methods
+	// ask for are made
+	names := map[string]bool{}
+	for i := range task.Actions {
+		names[task.TaskName(ground.TaskID(i))] = true
+	}
+	for _, want := range []string{"drive t1 d1 l1", "drive t2 d2 l1", "drive t3 d1 l2", "log l1 c2 d2", "log l2 c3 d2"} {
+		if !names[want] {
+			t.Errorf("missing action %s", want)
+		}
+	}
+	if names["drive t2 d2 l2"] || names["drive t2 d2 l3"] || names["log l1 c1 d2"] {
+		t.Errorf("actions no method asks for were made: %v", names)
+	}
+	if len(task.Actions) != 13 {
+		t.Errorf("%d actions, want 13 (5 drive, 6 log, 2 unload)", len(task.Actions))
 	}
 }

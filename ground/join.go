@@ -67,6 +67,11 @@ type step struct {
 	from   hddl.Term // stepCopy
 	checks []int     // filters that become checkable after this step
 	typed  []int     // variables this atom binds whose type must be checked
+	// live lists the variables this atom binds that the answer needs or a
+	// later step reads, when some it binds are neither (dead): tuples that
+	// agree on the live ones lead to the same answers, so only the first
+	// is followed (nil: every variable it binds is live)
+	live []int
 }
 
 type plan struct {
@@ -174,7 +179,96 @@ func (q *query) plan(bound []bool) *plan {
 		b[v] = true
 		pl.steps = append(pl.steps, step{kind: kind, v: v, checks: attach()})
 	}
+	pl.markLive()
 	return pl
+}
+
+// markLive finds, for every atom step, the variables it binds that are
+// dead: not needed in the answer and read by no later step. A method's
+// bottom-up rule needs only its task's arguments, so the variables that
+// only its subtasks mention are dead once their atom has matched, and
+// following every tuple of that atom would multiply the work by the number
+// of their values for nothing.
+func (pl *plan) markLive() {
+	q := pl.q
+	read := make([]bool, len(q.vars)) // read by a step after the current one
+	for v := range q.vars {
+		read[v] = q.need[v]
+	}
+	mark := func(args []hddl.Term) {
+		for _, t := range args {
+			if t.IsVar() {
+				read[t.Var()] = true
+			}
+		}
+	}
+	for s := len(pl.steps) - 1; s >= 0; s-- {
+		st := &pl.steps[s]
+		if st.kind == stepAtom {
+			var live []int
+			dead := false
+			for _, v := range st.typed {
+				if read[v] {
+					live = append(live, v)
+				} else {
+					dead = true
+				}
+			}
+			if dead {
+				st.live = append([]int{}, live...)
+			}
+			mark(q.atoms[st.atom].args)
+		}
+		for _, i := range st.checks {
+			mark(q.filters[i].args)
+		}
+		switch st.kind {
+		case stepCopy:
+			read[st.v] = true
+			mark([]hddl.Term{st.from})
+		case stepEnum, stepAny:
+			read[st.v] = true
+		}
+	}
+}
+
+// liveColumns returns the columns of atom i whose variables matter beyond
+// the atom: needed in the answer, or mentioned by another atom or a
+// filter. ok is true when every variable column does.
+func (q *query) liveColumns(i int) (live []int, ok bool) {
+	used := make([]bool, len(q.vars))
+	for v := range q.vars {
+		used[v] = q.need[v]
+	}
+	for k, a := range q.atoms {
+		if k == i {
+			continue
+		}
+		for _, t := range a.args {
+			if t.IsVar() {
+				used[t.Var()] = true
+			}
+		}
+	}
+	for _, f := range q.filters {
+		for _, t := range f.args {
+			if t.IsVar() {
+				used[t.Var()] = true
+			}
+		}
+	}
+	ok = true
+	for c, t := range q.atoms[i].args {
+		if !t.IsVar() {
+			continue
+		}
+		if used[t.Var()] {
+			live = append(live, c)
+		} else {
+			ok = false
+		}
+	}
+	return live, ok
 }
 
 // copyStep finds a positive equality between a bound term and an unbound
@@ -368,6 +462,10 @@ func (j *joiner) run(pl *plan, binding []int32, emit func([]int32) error) error 
 		if all {
 			n = a.rel.size()
 		}
+		var seen map[string]struct{}
+		if st.live != nil {
+			seen = map[string]struct{}{}
+		}
 		if j.tick(int64(n)) {
 			return j.err
 		}
@@ -406,6 +504,18 @@ func (j *joiner) run(pl *plan, binding []int32, emit func([]int32) error) error 
 						ok = false
 						break
 					}
+				}
+			}
+			if ok && seen != nil {
+				key := make([]byte, 0, 4*len(st.live))
+				for _, v := range st.live {
+					x := binding[v]
+					key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+				}
+				if _, dup := seen[string(key)]; dup {
+					ok = false
+				} else if check(st.checks) {
+					seen[string(key)] = struct{}{}
 				}
 			}
 			if ok && check(st.checks) {

@@ -30,13 +30,23 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 	type anchor struct {
 		r    *rule
 		atom int
+		// live lists the columns of the atom whose variables matter
+		// beyond it (needed, or in another atom or filter); when others
+		// do not, a tuple that agrees with an earlier one on these
+		// columns adds no answer and is skipped (seen)
+		live []int
+		seen map[string]struct{}
 	}
-	anchors := map[*relation][]anchor{}
+	anchors := map[*relation][]*anchor{}
 	for _, r := range rules {
 		anchored := false
 		for i, a := range r.q.atoms {
 			if growing[a.rel] {
-				anchors[a.rel] = append(anchors[a.rel], anchor{r, i})
+				an := &anchor{r: r, atom: i}
+				if live, ok := r.q.liveColumns(i); !ok {
+					an.live, an.seen = live, map[string]struct{}{}
+				}
+				anchors[a.rel] = append(anchors[a.rel], an)
 				anchored = true
 			}
 		}
@@ -60,6 +70,17 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 			b := g.unbound(r.s)
 			if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
 				continue
+			}
+			if an.seen != nil {
+				key := make([]byte, 0, 4*len(an.live))
+				for _, c := range an.live {
+					x := vals[c]
+					key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+				}
+				if _, dup := an.seen[string(key)]; dup {
+					continue
+				}
+				an.seen[string(key)] = struct{}{}
 			}
 			if err := g.j.run(r.plan(an.atom, b), b, r.emit); err != nil {
 				return err
@@ -159,28 +180,73 @@ func (g *grounder) unify(args []hddl.Term, vals []int, b []int32, s *schema) boo
 	return true
 }
 
-// addAction records a new action instance and queues the facts it adds.
+// addAction records a new reachable action instance and queues the facts
+// it adds. An action with free parameters is recorded over its kept
+// parameters only; its ground instances are made on demand (makeAction),
+// and an effect that mentions free parameters adds its fact for every
+// value of their types.
 func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
-	params := b[:s.nparams]
-	if _, isNew := g.actRel[s.lifted].add(params); !isNew {
+	key := b[:s.nparams]
+	if s.free {
+		key = make([]int32, len(s.kept))
+		for i, v := range s.kept {
+			key[i] = b[v]
+		}
+	}
+	if _, isNew := g.actRel[s.lifted].add(key); !isNew {
 		return nil
 	}
-	g.actGID[s.lifted] = append(g.actGID[s.lifted], int32(len(g.gActs)))
-	g.gActs = append(g.gActs, gAction{schema: s, binding: append([]int32(nil), b...)})
-	if err := g.budget(s); err != nil {
-		return err
+	if !s.free {
+		if err := g.newAction(s, b); err != nil {
+			return err
+		}
 	}
 	tup := make([]int32, 0, 8)
 	for _, e := range s.effects {
 		if e.del {
 			continue
 		}
-		tup = g.ground(e.args, b, tup[:0])
-		if _, isNew := g.addFact(e.pred, tup); isNew {
-			*queue = append(*queue, tuple{g.rels[e.pred], int32(g.rels[e.pred].size() - 1)})
+		err := g.eachBinding(s, e.args, b, func(b []int32) error {
+			tup = g.ground(e.args, b, tup[:0])
+			if _, isNew := g.addFact(e.pred, tup); isNew {
+				*queue = append(*queue, tuple{g.rels[e.pred], int32(g.rels[e.pred].size() - 1)})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// newAction makes the ground action of schema s under binding b, the
+// next tuple of actFull (or, without free parameters, of actRel).
+func (g *grounder) newAction(s *schema, b []int32) error {
+	g.actGID[s.lifted] = append(g.actGID[s.lifted], int32(len(g.gActs)))
+	g.gActs = append(g.gActs, gAction{schema: s, binding: append([]int32(nil), b...)})
+	return g.budget(s)
+}
+
+// eachBinding calls fn with b extended by every value, of its type, of
+// each variable of args that b leaves unbound (b is restored after).
+func (g *grounder) eachBinding(s *schema, args []hddl.Term, b []int32, fn func([]int32) error) error {
+	for _, t := range args {
+		if !t.IsVar() || b[t.Var()] >= 0 {
+			continue
+		}
+		v := t.Var()
+		for _, o := range g.objectsOf(s.vars[v].Type) {
+			b[v] = int32(o)
+			if err := g.eachBinding(s, args, b, fn); err != nil {
+				b[v] = -1
+				return err
+			}
+		}
+		b[v] = -1
+		return nil
+	}
+	return fn(b)
 }
 
 // ground evaluates terms under a binding into tup.

@@ -38,7 +38,10 @@ type Action struct {
 // Compound is a ground compound task.
 type Compound struct {
 	// Schema indexes the domain's tasks, or is -1 for a synthetic choice
-	// task that binds free variables of the initial task network.
+	// task: one that binds free variables of the initial task network, or
+	// one that stands for a subtask of a method and binds the variables
+	// only that subtask uses (each of its methods has that subtask as its
+	// only subtask). Plans are written without synthetic tasks.
 	Schema  int
 	Args    []int
 	Methods []MethodID
@@ -56,8 +59,11 @@ type Order struct{ Before, After int32 }
 type Method struct {
 	// Schema indexes the domain's methods, or is -1 for the methods of a
 	// synthetic choice task.
-	Schema   int
-	Args     []int // objects bound to the schema's parameters (the free variables' values for a choice)
+	Schema int
+	// Args are the objects bound to the schema's parameters, -1 for one
+	// bound in a synthetic task split off the method (see Compound); for
+	// the methods of a synthetic task, the values of the variables it binds.
+	Args     []int
 	Task     TaskID
 	Pre      []FactID
 	NegPre   []FactID

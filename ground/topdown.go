@@ -38,29 +38,59 @@ func (g *grounder) task(schema int, args []int32) int32 {
 }
 
 // action returns the ground action of a lifted action and parameters, or
-// false if no such action is reachable.
-func (g *grounder) action(schema int, args []int32) (int32, bool) {
-	ti, ok := g.actRel[schema].find(args)
-	if !ok {
-		return 0, false
+// false if no such action is reachable. The instances of an action with
+// free parameters are made here, on first demand.
+func (g *grounder) action(schema int, args []int32) (int32, bool, error) {
+	full := g.actFull[schema]
+	if full == nil {
+		ti, ok := g.actRel[schema].find(args)
+		if !ok {
+			return 0, false, nil
+		}
+		return g.actGID[schema][ti], true, nil
 	}
-	return g.actGID[schema][ti], true
+	if ti, ok := full.find(args); ok {
+		return g.actGID[schema][ti], true, nil
+	}
+	s := g.actions[schema][0]
+	key := make([]int32, len(s.kept))
+	for i, v := range s.kept {
+		key[i] = args[v]
+	}
+	if _, ok := g.actRel[schema].find(key); !ok {
+		return 0, false, nil
+	}
+	for v, x := range args {
+		if !g.isOfType(int(x), s.vars[v].Type) {
+			return 0, false, nil
+		}
+	}
+	b := g.unbound(s)
+	copy(b, args)
+	full.add(args)
+	if err := g.newAction(s, b); err != nil {
+		return 0, false, err
+	}
+	return g.actGID[schema][len(g.actGID[schema])-1], true, nil
 }
 
 // ref grounds a subtask under a binding; ok is false for a primitive
 // subtask with no reachable action.
-func (g *grounder) ref(st *hddl.Subtask, b []int32, tup []int32) (gRef, bool) {
+func (g *grounder) ref(st *hddl.Subtask, b []int32, tup []int32) (gRef, bool, error) {
 	tup = g.ground(st.Args, b, tup[:0])
 	if st.Task.Primitive {
-		a, ok := g.action(st.Task.Index, tup)
-		return gRef{prim: true, idx: a}, ok
+		a, ok, err := g.action(st.Task.Index, tup)
+		return gRef{prim: true, idx: a}, ok, err
 	}
-	return gRef{idx: g.task(st.Task.Index, tup)}, true
+	return gRef{idx: g.task(st.Task.Index, tup)}, true, nil
 }
 
 // expand instantiates the methods of ground compound task ti.
 func (g *grounder) expand(ti int32) error {
 	t := &g.gTasks[ti]
+	if t.split != nil {
+		return g.expandSplit(ti)
+	}
 	if t.schema < 0 {
 		return nil // choice tasks get their methods when they are made
 	}
@@ -82,15 +112,24 @@ func (g *grounder) expand(ti int32) error {
 				for i, x := range binding {
 					bound[i] = x >= 0
 				}
-				pl = s.q.plan(bound)
+				q := s.q
+				if s.main != nil {
+					q = s.main
+				}
+				pl = q.plan(bound)
 				s.plans[-2] = pl
 			}
 			err := g.j.run(pl, binding, func(b []int32) error {
 				gm := gMethod{schema: s, binding: append([]int32(nil), b...), task: ti, total: m.Network.Total}
 				for k := range m.Network.Subtasks {
-					r, ok := g.ref(&m.Network.Subtasks[k], b, tup)
-					if !ok {
-						return nil // cannot happen: primitive subtasks are join atoms
+					if s.splitOf != nil && s.splitOf[k] >= 0 {
+						gm.subtasks = append(gm.subtasks, gRef{idx: g.splitTask(s, s.splits[s.splitOf[k]], b)})
+						continue
+					}
+					r, ok, err := g.ref(&m.Network.Subtasks[k], b, tup)
+					if err != nil || !ok {
+						// not ok: a free argument of an action of the wrong type
+						return err
 					}
 					gm.subtasks = append(gm.subtasks, r)
 				}
@@ -131,19 +170,8 @@ func (g *grounder) initialNetwork() error {
 	net := &p.Initial
 	n := len(net.Subtasks)
 	// union-find over tasks, joined through shared variables
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
-	union := func(a, b int) { parent[find(a)] = find(b) }
+	uf := newUnionFind(n)
+	find, union := uf.find, uf.union
 	varTask := map[int]int{} // variable -> a task using it
 	for i, st := range net.Subtasks {
 		for _, t := range st.Args {
@@ -313,7 +341,10 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 		noBinding[i] = -1
 	}
 	if len(vars) == 0 && len(ms) == 1 {
-		r, ok := g.ref(&net.Subtasks[ms[0]], noBinding, tup)
+		r, ok, err := g.ref(&net.Subtasks[ms[0]], noBinding, tup)
+		if err != nil {
+			return gRef{}, err
+		}
 		if !ok {
 			return gRef{}, fmt.Errorf("%w: initial task %s is not reachable", ErrUnsolvable, g.d.TaskName(net.Subtasks[ms[0]].Task))
 		}
@@ -330,7 +361,7 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 		st := &net.Subtasks[m]
 		switch {
 		case st.Task.Primitive:
-			q.atoms = append(q.atoms, atom{rel: g.actRel[st.Task.Index], args: st.Args})
+			q.atoms = append(q.atoms, atom{rel: g.actRel[st.Task.Index], args: g.keptArgs(st.Task.Index, st.Args)})
 		case g.needBU[st.Task.Index]:
 			q.atoms = append(q.atoms, atom{rel: g.buRel[st.Task.Index], args: st.Args})
 		}
@@ -390,9 +421,9 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 			gm.binding = append(gm.binding, b[v])
 		}
 		for _, m := range ms {
-			r, ok := g.ref(&net.Subtasks[m], b, tup)
-			if !ok {
-				return nil
+			r, ok, err := g.ref(&net.Subtasks[m], b, tup)
+			if err != nil || !ok {
+				return err
 			}
 			gm.subtasks = append(gm.subtasks, r)
 		}

@@ -243,3 +243,31 @@ func TestReadPlanErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitMethodsPlan plans on a domain whose method the grounder splits
+// into synthetic tasks (testdata/ground/split-*.hddl): every search finds
+// a plan, the written plan names only the domain's methods, with all
+// three subtasks of m-deliver under it, and the verifier accepts it.
+func TestSplitMethodsPlan(t *testing.T) {
+	_, p, err := hddl.Load("../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, search := range []htn.Search{htn.DFS, htn.GBFS, htn.AStar} {
+		o := htn.DefaultOptions()
+		o.Search = search
+		plan, _ := solveAndVerify(t, p, task, o)
+		if len(plan.Actions) != 6 || len(plan.Decomps) != 2 {
+			t.Fatalf("%v: %d actions, %d decompositions, want 6 and 2:\n%s", search, len(plan.Actions), len(plan.Decomps), plan)
+		}
+		for _, dc := range plan.Decomps {
+			if dc.Method != "m-deliver" || len(dc.Subtasks) != 3 {
+				t.Errorf("%v: decomposition %s -> %s %v, want m-deliver with 3 subtasks", search, dc.Task, dc.Method, dc.Subtasks)
+			}
+		}
+	}
+}

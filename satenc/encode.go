@@ -616,6 +616,10 @@ func (enc *Encoding) VarName(v Var) string {
 		m := ground.MethodID(in.a)
 		name := t.MethodName(m) // with its variables' values
 		for _, o := range t.Methods[m].Args {
+			if o < 0 {
+				name += " ?" // bound in a split-off synthetic task
+				continue
+			}
 			name += " " + t.Problem.Objects[o].Name
 		}
 		return fmt.Sprintf("method at vertex %d: %s for %s", in.v, name, t.TaskName(t.Methods[m].Task))

@@ -42,12 +42,12 @@ func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *
 }
 
 func smallTask(t testing.TB) (*hddl.Problem, *ground.Task) {
+	return loadTask(t, "../testdata/satenc/small-domain.hddl", "../testdata/satenc/small-problem.hddl")
+}
+
+func loadTask(t testing.TB, domain, problem string) (*hddl.Problem, *ground.Task) {
 	t.Helper()
-	d, err := hddl.LoadDomain("../testdata/satenc/small-domain.hddl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := hddl.LoadProblem("../testdata/satenc/small-problem.hddl", d)
+	_, p, err := hddl.Load(domain, problem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,5 +224,23 @@ func TestReadModel(t *testing.T) {
 				t.Errorf("case %d: variable %d should be true", i, v)
 			}
 		}
+	}
+}
+
+// TestSplitMethods solves, through the encoding, a domain whose method the
+// grounder splits into synthetic tasks (testdata/ground/split-*.hddl): the
+// decoded plan hides them and verifies against the lifted model.
+func TestSplitMethods(t *testing.T) {
+	p, task := loadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
+	sol, _, err := satenc.Solve(context.Background(), task, satenc.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := sol.ToPlan(task)
+	if err := htn.Verify(p, plan); err != nil {
+		t.Fatalf("verify: %v\n%s", err, plan)
+	}
+	if len(plan.Actions) != 6 {
+		t.Errorf("%d actions, want 6:\n%s", len(plan.Actions), plan)
 	}
 }

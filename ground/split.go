@@ -1,0 +1,279 @@
+package ground
+
+import (
+	"github.com/htnsat/htnsat/hddl"
+)
+
+// Splitting methods.
+//
+// A method's variables that its task does not bind fall into independent
+// groups: two variables are in one group when a literal of the
+// precondition or a subtask mentions both. Grounding the method binds
+// every group, so its instances are the product of the groups' bindings.
+// When a group is mentioned by exactly one subtask and by static literals
+// only, its binding matters to that subtask alone: the subtask is replaced
+// by a synthetic task, whose arguments are the task's variables the group's
+// literals mention and whose methods, one per binding of the group, each
+// have the original subtask as their only subtask. The instances then add
+// up instead of multiplying: in the IPC Woodworking domain a method with
+// three such groups of 2, 2 and 4 variables goes from more than 3·10^8
+// join steps to a few thousand instances. Plans are unchanged: a synthetic
+// task stands where its subtask stood, and plans are written without it
+// (htn.Solution.ToPlan). A fluent literal ties the group to the state in
+// which the method starts, so a group with one is never split.
+
+// split is one group of a method's variables split off into a synthetic
+// task.
+type split struct {
+	index int   // among the schema's splits
+	sub   int   // the subtask it replaces
+	vars  []int // the group's variables, the synthetic methods' Args
+	ctx   []int // bound variables its literals and subtask mention: the synthetic task's Args
+	q     *query
+	pl    *plan // q with ctx bound
+	rel   *relation
+	gid   []int32 // tuple index of rel -> synthetic gTask
+}
+
+// splitMethod finds the groups of schema s of method m to split off, and
+// the query of the rest. It leaves s unchanged when no split pays: with a
+// single group and nothing else unbound, the instances are the group's
+// bindings either way.
+func (g *grounder) splitMethod(s *schema, m *hddl.Method) {
+	nv := len(s.vars)
+	bound := make([]bool, nv)
+	for _, t := range m.TaskArgs {
+		if t.IsVar() {
+			bound[t.Var()] = true
+		}
+	}
+	uf := newUnionFind(nv)
+	find := uf.find
+	// every literal and subtask joins the unbound variables it mentions
+	type edge struct {
+		args   []hddl.Term
+		fluent bool
+		sub    int // subtask index, or -1
+		atom   int // index in s.q.atoms, or -1
+		filter int // index in s.q.filters, or -1
+	}
+	var edges []edge
+	for i, a := range s.q.atoms {
+		e := edge{args: a.args, sub: -1, atom: i, filter: -1}
+		if i < len(s.pos) {
+			e.fluent = !g.static[s.pos[i].pred]
+		}
+		edges = append(edges, e)
+	}
+	for i, f := range s.q.filters {
+		edges = append(edges, edge{args: f.args, sub: -1, atom: -1, filter: i})
+	}
+	for _, l := range s.neg {
+		edges = append(edges, edge{args: l.args, fluent: true, sub: -1, atom: -1, filter: -1})
+	}
+	for k := range m.Network.Subtasks {
+		edges = append(edges, edge{args: m.Network.Subtasks[k].Args, sub: k, atom: -1, filter: -1})
+	}
+	free := func(t hddl.Term) bool { return t.IsVar() && !bound[t.Var()] && !s.q.skip[t.Var()] }
+	for _, e := range edges {
+		first := -1
+		for _, t := range e.args {
+			if !free(t) {
+				continue
+			}
+			if first < 0 {
+				first = find(t.Var())
+			} else {
+				uf.union(t.Var(), first)
+				first = find(first)
+			}
+		}
+	}
+	// per group: its subtasks, whether a fluent literal touches it
+	type group struct {
+		subs   []int
+		fluent bool
+		edges  []int
+	}
+	groups := map[int]*group{}
+	for v := 0; v < nv; v++ {
+		if !bound[v] && !s.q.skip[v] {
+			groups[find(v)] = &group{}
+		}
+	}
+	for i, e := range edges {
+		seen := map[int]bool{}
+		for _, t := range e.args {
+			if !free(t) || seen[find(t.Var())] {
+				continue
+			}
+			r := find(t.Var())
+			seen[r] = true
+			gr := groups[r]
+			gr.edges = append(gr.edges, i)
+			if e.fluent {
+				gr.fluent = true
+			}
+			if e.sub >= 0 {
+				gr.subs = append(gr.subs, e.sub)
+			}
+		}
+	}
+	var cands []int
+	for r, gr := range groups {
+		if len(gr.subs) == 1 && !gr.fluent {
+			cands = append(cands, r)
+		}
+	}
+	if len(cands) == 0 || len(cands) == 1 && len(groups) == 1 {
+		return
+	}
+	sortInts(cands)
+	inSplit := make([]bool, nv)
+	dropAtom := make([]bool, len(s.q.atoms))
+	dropFilter := make([]bool, len(s.q.filters))
+	for _, r := range cands {
+		gr := groups[r]
+		sp := &split{index: len(s.splits), sub: gr.subs[0]}
+		q := &query{name: s.q.name + " (split)", vars: s.vars, need: make([]bool, nv), skip: make([]bool, nv)}
+		for v := range q.skip {
+			q.skip[v] = true
+		}
+		isCtx := make([]bool, nv)
+		for v := 0; v < nv; v++ {
+			if !bound[v] && !s.q.skip[v] && find(v) == r {
+				sp.vars = append(sp.vars, v)
+				inSplit[v] = true
+				q.need[v], q.skip[v] = true, false
+			}
+		}
+		for _, ei := range gr.edges {
+			e := edges[ei]
+			for _, t := range e.args {
+				if t.IsVar() && bound[t.Var()] && !isCtx[t.Var()] {
+					isCtx[t.Var()] = true
+					q.skip[t.Var()] = false
+				}
+			}
+			switch {
+			case e.atom >= 0:
+				q.atoms = append(q.atoms, s.q.atoms[e.atom])
+				dropAtom[e.atom] = true
+			case e.filter >= 0:
+				q.filters = append(q.filters, s.q.filters[e.filter])
+				dropFilter[e.filter] = true
+			}
+		}
+		for v := 0; v < nv; v++ {
+			if isCtx[v] {
+				sp.ctx = append(sp.ctx, v)
+			}
+		}
+		known := make([]bool, nv)
+		for _, v := range sp.ctx {
+			known[v] = true
+		}
+		sp.q, sp.pl = q, q.plan(known)
+		sp.rel = newRelation(len(sp.ctx))
+		s.splits = append(s.splits, sp)
+	}
+	// the rest of the method: without the split groups' literals
+	main := &query{name: s.q.name, vars: s.vars, need: append([]bool(nil), s.q.need...), skip: append([]bool(nil), s.q.skip...)}
+	for i, a := range s.q.atoms {
+		if !dropAtom[i] {
+			main.atoms = append(main.atoms, a)
+		}
+	}
+	for i, f := range s.q.filters {
+		if !dropFilter[i] {
+			main.filters = append(main.filters, f)
+		}
+	}
+	for v, in := range inSplit {
+		if in {
+			main.need[v], main.skip[v] = false, true
+		}
+	}
+	s.main = main
+	s.splitOf = make([]int, len(m.Network.Subtasks))
+	for k := range s.splitOf {
+		s.splitOf[k] = -1
+	}
+	for i, sp := range s.splits {
+		s.splitOf[sp.sub] = i
+	}
+}
+
+func sortInts(xs []int) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+// splitTask returns the synthetic task of split sp under binding b of
+// the method, creating it if needed.
+func (g *grounder) splitTask(s *schema, sp *split, b []int32) int32 {
+	key := make([]int32, len(sp.ctx))
+	for i, v := range sp.ctx {
+		key[i] = b[v]
+	}
+	ti, isNew := sp.rel.add(key)
+	if !isNew {
+		return sp.gid[ti]
+	}
+	id := int32(len(g.gTasks))
+	sp.gid = append(sp.gid, id)
+	g.gTasks = append(g.gTasks, gTask{schema: -1, args: key, split: sp, owner: s})
+	return id
+}
+
+// expandSplit makes the methods of synthetic task ti: one per binding of
+// its group, with the original subtask as the only subtask.
+func (g *grounder) expandSplit(ti int32) error {
+	t := &g.gTasks[ti]
+	sp, s := t.split, t.owner
+	m := &g.d.Methods[s.lifted]
+	b := g.unbound(s)
+	for i, v := range sp.ctx {
+		b[v] = t.args[i]
+	}
+	tup := make([]int32, 0, 8)
+	return g.j.run(sp.pl, b, func(b []int32) error {
+		gm := gMethod{task: ti, total: true}
+		for _, v := range sp.vars {
+			gm.binding = append(gm.binding, b[v])
+		}
+		r, ok, err := g.ref(&m.Network.Subtasks[sp.sub], b, tup)
+		if err != nil || !ok {
+			return err
+		}
+		gm.subtasks = []gRef{r}
+		g.gTasks[ti].methods = append(g.gTasks[ti].methods, int32(len(g.gMethods)))
+		g.gMethods = append(g.gMethods, gm)
+		return g.budget(s)
+	})
+}
+
+// unionFind is a disjoint-set forest over 0..n-1.
+type unionFind []int
+
+func newUnionFind(n int) unionFind {
+	uf := make(unionFind, n)
+	for i := range uf {
+		uf[i] = i
+	}
+	return uf
+}
+
+func (uf unionFind) find(x int) int {
+	for uf[x] != x {
+		uf[x] = uf[uf[x]]
+		x = uf[x]
+	}
+	return x
+}
+
+// union merges the sets of a and b; b's root becomes the root.
+func (uf unionFind) union(a, b int) { uf[uf.find(a)] = uf.find(b) }
