@@ -33,6 +33,7 @@ type ipcOptions struct {
 	memMB   int
 	extra   []string
 	first   int
+	resume  bool
 }
 
 func newCmdIPC(ios *ioStreams) *cobra.Command {
@@ -43,7 +44,9 @@ func newCmdIPC(ios *ioStreams) *cobra.Command {
 		Long: `Run "htnsat ground" or "htnsat plan" on every problem of the IPC 2020 set
 (default: ../shared/data/ipc2020), each in its own process with a time and memory
 limit, and print a per-domain table of the problems done, the time taken and the
-size of the ground task. Each problem is one row of --csv.`,
+size of the ground task. Each problem is one row of --csv, written as soon as
+it is done; --resume keeps the rows of an earlier, interrupted run with the
+same --csv file and runs only the problems it lacks.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -67,6 +70,7 @@ size of the ground task. Each problem is one row of --csv.`,
 	cmd.Flags().IntVar(&opts.memMB, "mem", 8192, "memory limit per problem in MiB")
 	cmd.Flags().StringSliceVar(&opts.extra, "arg", nil, "extra argument passed to each run (repeatable)")
 	cmd.Flags().IntVar(&opts.first, "first", 0, "only the first N problems of each domain (0: all)")
+	cmd.Flags().BoolVar(&opts.resume, "resume", false, "keep the rows already in --csv and run only the other problems")
 	return cmd
 }
 
@@ -105,9 +109,36 @@ func runIPC(ctx context.Context, opts *ipcOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.resume && opts.csvFile == "" {
+		return &usageError{fmt.Errorf("--resume needs --csv")}
+	}
 	results := make([]ipcResult, len(sel))
+	var todo []int
+	var prev map[string]ipcResult
+	if opts.resume {
+		if prev, err = readIPCCSV(opts.csvFile); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	for i, in := range sel {
+		if r, ok := prev[ipcKey(in)]; ok {
+			r.Instance = in
+			results[i] = r
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	// rows are appended as problems finish, so that an interrupted run
+	// keeps what it did; the file is rewritten in order at the end
+	var rows *ipcCSV
+	if opts.csvFile != "" {
+		if rows, err = openIPCCSV(opts.csvFile, results, todo); err != nil {
+			return err
+		}
+		defer rows.close()
+	}
 	var mu sync.Mutex
-	done := 0
+	done := len(sel) - len(todo)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	tty := isTerminal(opts.io.Err)
@@ -120,6 +151,9 @@ func runIPC(ctx context.Context, opts *ipcOptions) error {
 				mu.Lock()
 				results[i] = r
 				done++
+				if rows != nil && ctx.Err() == nil {
+					rows.add(r)
+				}
 				if tty {
 					fmt.Fprintf(opts.io.Err, "\r%d/%d %-60s", done, len(sel), sel[i].Name())
 				}
@@ -127,7 +161,7 @@ func runIPC(ctx context.Context, opts *ipcOptions) error {
 			}
 		}()
 	}
-	for i := range sel {
+	for _, i := range todo {
 		if ctx.Err() != nil {
 			break
 		}
@@ -141,7 +175,10 @@ func runIPC(ctx context.Context, opts *ipcOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if opts.csvFile != "" {
+	if rows != nil {
+		if err := rows.close(); err != nil {
+			return err
+		}
 		if err := writeIPCCSV(opts.csvFile, results); err != nil {
 			return err
 		}
@@ -214,21 +251,34 @@ func num(r map[string]any, key string) float64 {
 	return 0
 }
 
+var ipcHeader = []string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "plan_length", "nodes", "message"}
+
+// ipcReportFields are the report fields a CSV row keeps, in column order
+// after max_rss_mb.
+var ipcReportFields = []string{"facts", "actions", "methods", "plan_length", "nodes"}
+
+func ipcKey(in corpus.Instance) string {
+	return in.Track + "/" + in.Domain + "/" + filepath.Base(in.ProblemFile)
+}
+
+func ipcRow(r ipcResult) []string {
+	row := []string{r.Instance.Track, r.Instance.Domain, filepath.Base(r.Instance.ProblemFile), r.Status,
+		strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.FormatFloat(r.MaxRSSMB, 'f', 1, 64)}
+	for _, k := range ipcReportFields {
+		row = append(row, strconv.Itoa(int(num(r.Report, k))))
+	}
+	return append(row, r.Message)
+}
+
 func writeIPCCSV(file string, results []ipcResult) error {
 	f, err := os.Create(file)
 	if err != nil {
 		return err
 	}
 	w := csv.NewWriter(f)
-	w.Write([]string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "plan_length", "nodes", "message"})
+	w.Write(ipcHeader)
 	for _, r := range results {
-		w.Write([]string{
-			r.Instance.Track, r.Instance.Domain, filepath.Base(r.Instance.ProblemFile), r.Status,
-			strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.FormatFloat(r.MaxRSSMB, 'f', 1, 64),
-			strconv.Itoa(int(num(r.Report, "facts"))), strconv.Itoa(int(num(r.Report, "actions"))),
-			strconv.Itoa(int(num(r.Report, "methods"))), strconv.Itoa(int(num(r.Report, "plan_length"))),
-			strconv.Itoa(int(num(r.Report, "nodes"))), r.Message,
-		})
+		w.Write(ipcRow(r))
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
@@ -236,6 +286,92 @@ func writeIPCCSV(file string, results []ipcResult) error {
 		return err
 	}
 	return f.Close()
+}
+
+// readIPCCSV reads the rows of an earlier run, by ipcKey.
+func readIPCCSV(file string) (map[string]ipcResult, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	out := map[string]ipcResult{}
+	for i, rec := range recs {
+		if i == 0 && len(rec) > 0 && rec[0] == ipcHeader[0] {
+			continue
+		}
+		if len(rec) != len(ipcHeader) {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d", file, i+1, len(rec), len(ipcHeader))
+		}
+		r := ipcResult{Status: rec[3], Message: rec[len(rec)-1], Report: map[string]any{}}
+		var errs [2]error
+		r.Seconds, errs[0] = strconv.ParseFloat(rec[4], 64)
+		r.MaxRSSMB, errs[1] = strconv.ParseFloat(rec[5], 64)
+		for _, e := range errs {
+			if e != nil {
+				return nil, fmt.Errorf("%s:%d: %v", file, i+1, e)
+			}
+		}
+		for j, k := range ipcReportFields {
+			v, err := strconv.ParseFloat(rec[6+j], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %s: %v", file, i+1, k, err)
+			}
+			r.Report[k] = v
+		}
+		out[rec[0]+"/"+rec[1]+"/"+rec[2]] = r
+	}
+	return out, nil
+}
+
+// ipcCSV appends rows to the CSV file of a run as problems finish.
+type ipcCSV struct {
+	f *os.File
+	w *csv.Writer
+}
+
+// openIPCCSV starts the file with the rows already known (results of the
+// indices not in todo).
+func openIPCCSV(file string, results []ipcResult, todo []int) (*ipcCSV, error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	c := &ipcCSV{f: f, w: csv.NewWriter(f)}
+	c.w.Write(ipcHeader)
+	pending := map[int]bool{}
+	for _, i := range todo {
+		pending[i] = true
+	}
+	for i, r := range results {
+		if !pending[i] {
+			c.w.Write(ipcRow(r))
+		}
+	}
+	c.w.Flush()
+	return c, c.w.Error()
+}
+
+func (c *ipcCSV) add(r ipcResult) {
+	c.w.Write(ipcRow(r))
+	c.w.Flush()
+}
+
+func (c *ipcCSV) close() error {
+	if c.f == nil {
+		return nil
+	}
+	c.w.Flush()
+	err := c.w.Error()
+	if cerr := c.f.Close(); err == nil {
+		err = cerr
+	}
+	c.f = nil
+	return err
 }
 
 func median(xs []float64) float64 {

@@ -252,3 +252,83 @@ func TestCompareFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestMain lets the test binary stand in for htnsat when a command (ipc)
+// runs itself as a subprocess.
+func TestMain(m *testing.M) {
+	if os.Getenv("HTNSAT_TEST_MAIN") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], &ioStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+	}
+	os.Exit(m.Run())
+}
+
+// TestIPCResume runs "htnsat ipc" over a two-problem corpus laid out like
+// the IPC set, then resumes from a CSV with one row missing and one row
+// edited: the edited row is kept, the missing problem is run again.
+func TestIPCResume(t *testing.T) {
+	t.Setenv("HTNSAT_TEST_MAIN", "1")
+	dir := t.TempDir()
+	dom := filepath.Join(dir, "total-order", "split")
+	if err := os.MkdirAll(dom, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "partial-order"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile := func(from, to string) {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("../../testdata/ground/split-domain.hddl", filepath.Join(dom, "domain.hddl"))
+	copyFile("../../testdata/ground/split-problem.hddl", filepath.Join(dom, "p1.hddl"))
+	copyFile("../../testdata/ground/split-problem.hddl", filepath.Join(dom, "p2.hddl"))
+	csvFile := filepath.Join(dir, "out.csv")
+	readRows := func() [][]string {
+		f, err := os.Open(csvFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	code, out, errOut := runCLI(t, "", "ipc", dir, "--stage", "plan", "--csv", csvFile)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "| total-order | split | 2/2 |") {
+		t.Errorf("table:\n%s", out)
+	}
+	recs := readRows()
+	if len(recs) != 3 || recs[1][3] != "solved" || recs[2][3] != "solved" || recs[1][9] != "6" {
+		t.Fatalf("rows: %v", recs)
+	}
+	// keep p1 with a mark in its seconds, drop p2
+	recs[1][4] = "99.000"
+	f, err := os.Create(csvFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	w.WriteAll(recs[:2])
+	f.Close()
+	code, _, errOut = runCLI(t, "", "ipc", dir, "--stage", "plan", "--csv", csvFile, "--resume")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errOut)
+	}
+	recs = readRows()
+	if len(recs) != 3 || recs[1][2] != "p1.hddl" || recs[1][4] != "99.000" || recs[2][2] != "p2.hddl" || recs[2][3] != "solved" || recs[2][4] == "99.000" {
+		t.Fatalf("rows after resume: %v", recs)
+	}
+	if code, _, _ := runCLI(t, "", "ipc", dir, "--resume"); code == 0 {
+		t.Error("--resume without --csv accepted")
+	}
+}
