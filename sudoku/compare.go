@@ -61,7 +61,9 @@ type CompareOptions struct {
 // order, then engine order, whatever Jobs is, so that the same input gives
 // the same rows apart from timings. Before measuring, each engine solves a
 // small puzzle once, so that one-time set-up costs stay out of the rows.
+// Every run's memory is measured (Options.Memory).
 func Compare(ctx context.Context, puzzles []Puzzle, opt CompareOptions) []Run {
+	opt.Memory = true
 	warm, _ := ParsePuzzle("...3..4114..3...")
 	for _, e := range opt.Engines {
 		RunEngine(ctx, warm, e, opt.Options)

@@ -91,6 +91,10 @@ type Options struct {
 	SAT       satenc.Options // htn-sat: encoding options
 	Unique    bool           // direct-sat: also decide whether the solution is unique
 	MaxGround int
+	// Memory measures each run's allocations and peak heap (Run.AllocBytes,
+	// Run.PeakHeap): a garbage collection before the run and a 1 ms heap
+	// poll during it, outside the timed part but not free.
+	Memory bool
 }
 
 // DefaultOptions is the unordered style with every acceleration.
@@ -102,22 +106,27 @@ func DefaultOptions() Options {
 // recorded in the Run, never returned.
 func RunEngine(ctx context.Context, p Puzzle, e Engine, opt Options) (r Run) {
 	r = Run{Puzzle: p.Name, Size: p.Size(), Givens: p.Givens(), Engine: e, Style: opt.Style, Stages: map[string]time.Duration{}}
-	// start from a collected heap, so that one run's garbage is not
-	// counted against the next (outside the timed part)
-	runtime.GC()
 	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
+	var hs *heapSampler
+	if opt.Memory {
+		// start from a collected heap, so that one run's garbage is not
+		// counted against the next (outside the timed part)
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		hs = startHeapSampler()
+	}
 	alloc0 := ms.TotalAlloc
-	hs := startHeapSampler()
 	start := time.Now()
 	defer func() {
 		if x := recover(); x != nil {
 			r.Status, r.Error = Failed, fmt.Sprintf("panic: %v", x)
 		}
 		r.Total = time.Since(start)
-		r.PeakHeap = hs.Stop()
-		runtime.ReadMemStats(&ms)
-		r.AllocBytes = ms.TotalAlloc - alloc0
+		if hs != nil {
+			r.PeakHeap = hs.Stop()
+			runtime.ReadMemStats(&ms)
+			r.AllocBytes = ms.TotalAlloc - alloc0
+		}
 	}()
 	var err error
 	switch e {
