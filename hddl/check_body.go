@@ -166,7 +166,7 @@ func (c *checker) methodTask(m *Method, task *call, sc *scope) {
 	d := c.d
 	if i, ok := d.taskIndex[task.Name.Value]; ok {
 		m.Task = i
-		m.TaskArgs = c.args(task.Args, sc, d.Tasks[i].Params, "task "+task.Name.Value)
+		m.TaskArgs = c.args(task.Name.Pos, task.Args, sc, d.Tasks[i].Params, "task "+task.Name.Value)
 	} else if _, ok := d.actionIndex[task.Name.Value]; ok {
 		c.errorf(task.Name.Pos, "method %s decomposes %s, which is an action, not a compound task", m.Name, task.Name.Value)
 	} else {
@@ -194,15 +194,16 @@ func conjoin(a, b *Formula) *Formula {
 	return out
 }
 
-// args resolves the arguments of a task, subtask or atom and checks their
-// number and types against params.
-func (c *checker) args(ids []*ident, sc *scope, params []Param, what string) []Term {
+// args resolves the arguments of a task, subtask or atom named at position
+// at and checks their number and types against params. An arity error
+// points at the first argument, or at the name when there is none.
+func (c *checker) args(at lexer.Position, ids []*ident, sc *scope, params []Param, what string) []Term {
 	out := make([]Term, 0, len(ids))
 	for _, id := range ids {
 		out = append(out, c.term(id, sc))
 	}
 	if len(ids) != len(params) {
-		pos := lexer.Position{}
+		pos := at
 		if len(ids) > 0 {
 			pos = ids[0].Pos
 		}
@@ -390,7 +391,7 @@ func (c *checker) subtask(b *subtaskBody, sc *scope) (Subtask, bool) {
 	if st.Task.Primitive {
 		what = "action " + name.Value
 	}
-	st.Args = c.args(args, sc, d.TaskParams(st.Task), what)
+	st.Args = c.args(name.Pos, args, sc, d.TaskParams(st.Task), what)
 	st.Pos = posOf(name.Pos)
 	if id != "" {
 		st.Pos = posOf(b.First.Pos)

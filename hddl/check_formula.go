@@ -123,5 +123,5 @@ func (c *checker) atom(f *formula, sc *scope, ctx formulaCtx) *Formula {
 		}
 		return &Formula{Kind: FTrue, Pos: pos}
 	}
-	return &Formula{Kind: FAtom, Pred: i, Args: c.args(f.Args, sc, d.Predicates[i].Params, "predicate "+f.Pred.Value), Pos: pos}
+	return &Formula{Kind: FAtom, Pred: i, Args: c.args(f.Pred.Pos, f.Args, sc, d.Predicates[i].Params, "predicate "+f.Pred.Value), Pos: pos}
 }

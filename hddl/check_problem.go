@@ -99,7 +99,7 @@ func (c *checker) initAtom(f *formula) {
 		c.errorf(f.Pred.Pos, "unknown predicate %s/%d", f.Pred.Value, len(f.Args))
 		return
 	}
-	terms := c.args(f.Args, newScope(), c.d.Predicates[i].Params, "predicate "+f.Pred.Value)
+	terms := c.args(f.Pred.Pos, f.Args, newScope(), c.d.Predicates[i].Params, "predicate "+f.Pred.Value)
 	a := Atom{Pred: i, Pos: posOf(f.Pos)}
 	for _, t := range terms {
 		if t.IsVar() || t == badTerm {
