@@ -72,6 +72,7 @@ type schema struct {
 	atomLit []int
 	plans   map[int]*plan // by anchor atom (-1: none) for actions, by 0 for methods
 	effects []effect      // actions
+	effSeen []*relation   // per effect of an action with free parameters: bound values enumerated (see newEffectKey)
 	// kept lists an action's parameters that occur in its precondition;
 	// the others are free (see freeParams). nil for methods.
 	kept []int
@@ -85,13 +86,16 @@ type schema struct {
 }
 
 type grounder struct {
-	ctx   context.Context
-	p     *hddl.Problem
-	d     *hddl.Domain
-	opt   Options
-	norm  *normalizer
-	j     *joiner
-	stats *Stats
+	ctx  context.Context
+	p    *hddl.Problem
+	d    *hddl.Domain
+	opt  Options
+	norm *normalizer
+	j    *joiner
+	// partial counts the reachable instances, over their bound parameters,
+	// of actions with free parameters (see freeParams), against MaxGround
+	partial int
+	stats   *Stats
 
 	static  []bool      // per predicate: no action changes it
 	rels    []*relation // per predicate: static facts, or reachable fluent facts

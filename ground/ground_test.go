@@ -3,6 +3,7 @@ package ground_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +184,45 @@ func TestBudget(t *testing.T) {
 		t.Errorf("error does not name the method: %v", err)
 	}
 	t.Logf("failed after %v: %v", time.Since(start), err)
+}
+
+// TestBudgetFreeParameters checks that the reachable instances of an
+// action with a free parameter count against the budget although no
+// ground action is made for them yet.
+func TestBudgetFreeParameters(t *testing.T) {
+	var objs, init strings.Builder
+	for i := 0; i < 50; i++ {
+		o := "o" + strconv.Itoa(i)
+		objs.WriteString(" " + o)
+		init.WriteString(" (p " + o + ")")
+	}
+	domain := `(define (domain free) (:types thing)
+	  (:predicates (p ?a - thing) (q ?x - thing))
+	  (:task top :parameters ())
+	  (:method m-top :parameters (?a - thing) :task (top) :ordered-subtasks (big ?a ?a ?a ?a))
+	  (:action big :parameters (?a ?b ?c ?x - thing) :precondition (and (p ?a) (p ?b) (p ?c)) :effect (q ?x)))`
+	problem := `(define (problem f) (:domain free) (:objects` + objs.String() + ` - thing) (:htn :subtasks (top)) (:init` + init.String() + `))`
+	d, err := hddl.ParseDomain("d.hddl", []byte(domain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.ParseProblem("p.hddl", []byte(problem), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 50^3 reachable (?a ?b ?c): too many for a budget of 10^5
+	_, _, err = ground.Ground(context.Background(), p, ground.Options{MaxGround: 100_000})
+	if !errors.Is(err, ground.ErrTooLarge) || !strings.Contains(err.Error(), "action big") {
+		t.Fatalf("got %v, want ErrTooLarge naming action big", err)
+	}
+	// within budget, only the 50 actions the method asks for are made
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{MaxGround: 2_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(task.Actions) != 50 {
+		t.Errorf("%d actions, want 50 (big ?a ?a ?a ?a)", len(task.Actions))
+	}
 }
 
 // TestFeatures grounds small domains that use each feature of the

@@ -200,13 +200,25 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 		if err := g.newAction(s, b); err != nil {
 			return err
 		}
+	} else if g.partial++; g.partial > g.opt.MaxGround {
+		// each stands for at least one ground action, were it asked for
+		return fmt.Errorf("%w: more than %d reachable instances of actions with free parameters (while instantiating %s); raise --max-ground or simplify the model", ErrTooLarge, g.opt.MaxGround, s.name)
 	}
 	tup := make([]int32, 0, 8)
-	for _, e := range s.effects {
+	for ei, e := range s.effects {
 		if e.del {
 			continue
 		}
+		if s.free && !g.newEffectKey(s, ei, b) {
+			continue
+		}
 		err := g.eachBinding(s, e.args, b, func(b []int32) error {
+			if g.j.tick(1) {
+				return g.j.err
+			}
+			if g.j.steps > g.j.maxSteps {
+				return fmt.Errorf("%w: the effects of %s need more than %d join steps; its parameters bound by no precondition are enumerated over their types", ErrTooLarge, s.name, g.j.maxSteps)
+			}
 			tup = g.ground(e.args, b, tup[:0])
 			if _, isNew := g.addFact(e.pred, tup); isNew {
 				*queue = append(*queue, tuple{g.rels[e.pred], int32(g.rels[e.pred].size() - 1)})
@@ -218,6 +230,27 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 		}
 	}
 	return nil
+}
+
+// newEffectKey reports whether effect ei of s, which may mention free
+// parameters, has not yet been enumerated with the values b gives its
+// bound arguments: the facts it adds depend on those values only, however
+// the action's other parameters are bound.
+func (g *grounder) newEffectKey(s *schema, ei int, b []int32) bool {
+	var key []int32
+	for _, t := range s.effects[ei].args {
+		if t.IsVar() && b[t.Var()] >= 0 {
+			key = append(key, b[t.Var()])
+		}
+	}
+	if s.effSeen == nil {
+		s.effSeen = make([]*relation, len(s.effects))
+	}
+	if s.effSeen[ei] == nil {
+		s.effSeen[ei] = newRelation(len(key))
+	}
+	_, isNew := s.effSeen[ei].add(key)
+	return isNew
 }
 
 // newAction makes the ground action of schema s under binding b, the
