@@ -75,6 +75,8 @@ type bfs struct {
 	opt     Options
 	visited map[string]struct{}
 	key     []byte
+	rc      *rcHeuristic // nil: the TDG estimate v.cost
+	stats   *Stats
 }
 
 func hasFact(s []uint64, f ground.FactID) bool { return s[f>>6]&(1<<(uint(f)&63)) != 0 }
@@ -95,7 +97,10 @@ func holdsIn(s []uint64, pre, neg []ground.FactID) bool {
 
 func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats) (*Solution, *Stats, error) {
 	t := v.t
-	b := &bfs{v: v, opt: opt, visited: map[string]struct{}{}}
+	b := &bfs{v: v, opt: opt, visited: map[string]struct{}{}, stats: stats}
+	if opt.Heuristic == HeurRC || opt.Heuristic == HeurAuto && search == GBFS && rcSize(v) <= rcAutoLimit {
+		b.rc = newRC(v)
+	}
 	root := &bnode{method: -1, net: &bnet{}}
 	root.state = make([]uint64, (v.nFacts+63)/64)
 	for _, f := range t.Init {
@@ -108,7 +113,9 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		root.net.edges = append(root.net.edges, [2]int32{o.Before, o.After})
 	}
 	root.nextUID = int32(len(t.Initial))
-	root.h = b.h(root.net)
+	if root.h = b.h(root.state, root.net); root.h == rcInf {
+		return nil, stats, ErrNoPlan
+	}
 	open := &bheap{astar: search == AStar}
 	heap.Push(open, root)
 	for open.Len() > 0 {
@@ -129,6 +136,10 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 			continue
 		}
 		for _, c := range b.successors(n) {
+			if c.h == rcInf {
+				stats.DeadEnds++
+				continue
+			}
 			if b.seen(c) {
 				stats.Duplicates++
 				continue
@@ -139,7 +150,11 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 	return nil, stats, ErrNoPlan
 }
 
-func (b *bfs) h(net *bnet) int32 {
+// h estimates the actions a node still needs; rcInf marks a dead end.
+func (b *bfs) h(state []uint64, net *bnet) int32 {
+	if b.rc != nil {
+		return b.rc.eval(state, net)
+	}
 	var s int64
 	for _, e := range net.ents {
 		if e.kind == nodeTask {
@@ -292,7 +307,7 @@ func (b *bfs) apply(n *bnode, i int) *bnode {
 		}
 	}
 	c.net = net
-	c.h = b.h(net)
+	c.h = b.h(c.state, net)
 	return c
 }
 
@@ -349,7 +364,7 @@ func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 	c.count = uid - c.first
 	c.nextUID = uid
 	c.net = net
-	c.h = b.h(net)
+	c.h = b.h(c.state, net)
 	return c
 }
 

@@ -2,6 +2,7 @@ package htn_test
 
 import (
 	"context"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -100,6 +102,8 @@ func TestOptionsAllFindPlans(t *testing.T) {
 		"seed":        func(o *htn.Options) { o.Seed = 42 },
 		"gbfs":        func(o *htn.Options) { o.Search = htn.GBFS },
 		"astar":       func(o *htn.Options) { o.Search = htn.AStar },
+		"gbfs-rc":     func(o *htn.Options) { o.Search, o.Heuristic = htn.GBFS, htn.HeurRC },
+		"gbfs-tdg":    func(o *htn.Options) { o.Search, o.Heuristic = htn.GBFS, htn.HeurTDG },
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := base
@@ -269,5 +273,37 @@ func TestSplitMethodsPlan(t *testing.T) {
 				t.Errorf("%v: decomposition %s -> %s %v, want m-deliver with 3 subtasks", search, dc.Task, dc.Method, dc.Subtasks)
 			}
 		}
+	}
+}
+
+// TestRCHeuristic solves IPC AssemblyHierarchical depth 4 (a recursive
+// domain where connections are made until a chain of them exists) by
+// greedy best-first search with each heuristic: the state-aware relaxed
+// composition estimate must need far fewer nodes than the state-blind
+// least-actions one, and both plans must verify.
+func TestRCHeuristic(t *testing.T) {
+	shared, err := corpus.SharedDir()
+	if err != nil {
+		t.Skip("no ../shared: ", err)
+	}
+	dir := filepath.Join(shared, "data", "ipc2020", "total-order", "AssemblyHierarchical")
+	_, p, err := hddl.Load(filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "genericLinearProblem_depth04.hddl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[htn.Heuristic]int64{}
+	for _, h := range []htn.Heuristic{htn.HeurRC, htn.HeurTDG} {
+		o := htn.DefaultOptions()
+		o.Search, o.Heuristic, o.MaxNodes = htn.GBFS, h, 2_000_000
+		_, st := solveAndVerify(t, p, task, o)
+		nodes[h] = st.Nodes
+	}
+	t.Logf("nodes: rc %d, tdg %d", nodes[htn.HeurRC], nodes[htn.HeurTDG])
+	if nodes[htn.HeurRC]*10 > nodes[htn.HeurTDG] {
+		t.Errorf("rc expanded %d nodes, tdg %d: want rc at least 10 times fewer", nodes[htn.HeurRC], nodes[htn.HeurTDG])
 	}
 }

@@ -36,10 +36,42 @@ func ParseSearch(s string) (Search, error) {
 	return 0, fmt.Errorf("unknown search %q (want auto, dfs, gbfs or astar)", s)
 }
 
+// Heuristic is the estimate that guides the best-first searches.
+type Heuristic int
+
+const (
+	// HeurAuto is RC for greedy best-first search on ground tasks of
+	// moderate size (rcAutoLimit) and TDG otherwise.
+	HeurAuto Heuristic = iota
+	// HeurTDG is the least number of actions the network's tasks
+	// decompose into, whatever the state: admissible, so A* finds
+	// shortest plans with it.
+	HeurTDG
+	// HeurRC is the additive cost of the relaxed composition of the
+	// hierarchy from the node's state (see rc.go): informed by the state,
+	// not admissible; a network it finds unreachable is a dead end.
+	HeurRC
+)
+
+var heuristicNames = map[Heuristic]string{HeurAuto: "auto", HeurTDG: "tdg", HeurRC: "rc"}
+
+func (h Heuristic) String() string { return heuristicNames[h] }
+
+// ParseHeuristic reads auto, tdg or rc.
+func ParseHeuristic(s string) (Heuristic, error) {
+	for k, v := range heuristicNames {
+		if v == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown heuristic %q (want auto, tdg or rc)", s)
+}
+
 // Options configure the progression planner. The accelerations can be
 // switched off one by one to measure what each is worth.
 type Options struct {
-	Search Search
+	Search    Search
+	Heuristic Heuristic // for GBFS and A*
 	// Fold folds pure tests (compound tasks whose only method has no
 	// subtasks) into the preconditions of the methods that use them.
 	Fold bool

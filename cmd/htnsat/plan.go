@@ -22,6 +22,7 @@ type planOptions struct {
 	problemFile string
 	engine      string
 	search      string
+	heuristic   string
 	timeout     time.Duration
 	output      string
 	json        bool
@@ -65,6 +66,7 @@ external solver).`,
 	f := cmd.Flags()
 	f.StringVar(&opts.engine, "engine", "progression", "progression or sat")
 	f.StringVar(&opts.search, "search", "auto", "progression search: auto (dfs, or gbfs for recursive problems), dfs, gbfs or astar")
+	f.StringVar(&opts.heuristic, "heuristic", "auto", "best-first searches: rc (relaxed composition, state-aware), tdg (least actions, admissible) or auto (rc for gbfs, tdg for astar)")
 	f.DurationVar(&opts.timeout, "timeout", 0, "give up after this long (0: no limit)")
 	f.StringVarP(&opts.output, "output", "o", "", "write the plan to this file")
 	f.BoolVar(&opts.json, "json", false, "print a JSON report instead of the plan")
@@ -174,6 +176,9 @@ func solveProblem(ctx context.Context, p *hddl.Problem, opts *planOptions, rep *
 		o := htn.DefaultOptions()
 		s, err := htn.ParseSearch(opts.search)
 		if err != nil {
+			return nil, &usageError{err}
+		}
+		if o.Heuristic, err = htn.ParseHeuristic(opts.heuristic); err != nil {
 			return nil, &usageError{err}
 		}
 		o.Search, o.Fold, o.MRV, o.DeadEnds, o.CompletePO, o.MaxNodes = s, !opts.noFold, !opts.noMRV, !opts.noDeadEnds, opts.completePO, opts.maxNodes
