@@ -11,10 +11,11 @@ import (
 	"github.com/htnsat/htnsat/ground"
 
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
-const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
+const paperPuzzle = testutil.PaperPuzzle
 
 func groundText(t testing.TB, domain, problem string) (*ground.Task, *ground.Stats, error) {
 	t.Helper()
@@ -31,15 +32,7 @@ func groundText(t testing.TB, domain, problem string) (*ground.Task, *ground.Sta
 
 func groundSudoku(t testing.TB, line string, style sudoku.Style) (*ground.Task, *ground.Stats) {
 	t.Helper()
-	pz, err := sudoku.ParsePuzzle(line)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, p, err := sudoku.Model(pz.Grid, style)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return groundValid(t, p)
+	return groundValid(t, testutil.SudokuProblem(t, line, style))
 }
 
 // groundValid grounds p with the default options and validates the result.

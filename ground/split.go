@@ -1,6 +1,8 @@
 package ground
 
 import (
+	"slices"
+
 	"github.com/htnsat/htnsat/hddl"
 )
 
@@ -128,7 +130,7 @@ func (g *grounder) splitMethod(s *schema, m *hddl.Method) {
 	if len(cands) == 0 || len(cands) == 1 && len(groups) == 1 {
 		return
 	}
-	sortInts(cands)
+	slices.Sort(cands)
 	inSplit := make([]bool, nv)
 	dropAtom := make([]bool, len(s.q.atoms))
 	dropFilter := make([]bool, len(s.q.filters))
@@ -201,14 +203,6 @@ func (g *grounder) splitMethod(s *schema, m *hddl.Method) {
 	}
 	for i, sp := range s.splits {
 		s.splitOf[sp.sub] = i
-	}
-}
-
-func sortInts(xs []int) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
 	}
 }
 

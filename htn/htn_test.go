@@ -12,30 +12,16 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/internal/corpus"
+	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
-const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
+const (
+	paperPuzzle = testutil.PaperPuzzle
+	hardPuzzle  = testutil.HardPuzzle
+)
 
-// hard is a puzzle that takes naive solvers long.
-const hardPuzzle = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-
-func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *ground.Task) {
-	t.Helper()
-	pz, err := sudoku.ParsePuzzle(line)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, p, err := sudoku.Model(pz.Grid, style)
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, task
-}
+var sudokuTask = testutil.SudokuTask
 
 // solveAndVerify solves, writes the plan, reads it back and verifies it.
 func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt htn.Options) (*htn.Plan, *htn.Stats) {
@@ -253,14 +239,7 @@ func TestReadPlanErrors(t *testing.T) {
 // a plan, the written plan names only the domain's methods, with all
 // three subtasks of m-deliver under it, and the verifier accepts it.
 func TestSplitMethodsPlan(t *testing.T) {
-	_, p, err := hddl.Load("../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, task := testutil.LoadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
 	for _, search := range []htn.Search{htn.DFS, htn.GBFS, htn.AStar} {
 		o := htn.DefaultOptions()
 		o.Search = search
@@ -287,14 +266,7 @@ func TestRCHeuristic(t *testing.T) {
 		t.Skip("no ../shared: ", err)
 	}
 	dir := filepath.Join(shared, "data", "ipc2020", "total-order", "AssemblyHierarchical")
-	_, p, err := hddl.Load(filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "genericLinearProblem_depth04.hddl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "genericLinearProblem_depth04.hddl"))
 	nodes := map[htn.Heuristic]int64{}
 	for _, h := range []htn.Heuristic{htn.HeurRC, htn.HeurTDG} {
 		o := htn.DefaultOptions()

@@ -16,46 +16,21 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
-const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
-const hardPuzzle = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+const (
+	paperPuzzle = testutil.PaperPuzzle
+	hardPuzzle  = testutil.HardPuzzle
+)
 
-func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *ground.Task) {
-	t.Helper()
-	pz, err := sudoku.ParsePuzzle(line)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, p, err := sudoku.Model(pz.Grid, style)
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, task
-}
+var sudokuTask = testutil.SudokuTask
 
 func smallTask(t testing.TB) (*hddl.Problem, *ground.Task) {
-	return loadTask(t, "../testdata/satenc/small-domain.hddl", "../testdata/satenc/small-problem.hddl")
-}
-
-func loadTask(t testing.TB, domain, problem string) (*hddl.Problem, *ground.Task) {
-	t.Helper()
-	_, p, err := hddl.Load(domain, problem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, task
+	return testutil.LoadTask(t, "../testdata/satenc/small-domain.hddl", "../testdata/satenc/small-problem.hddl")
 }
 
 func TestSudokuGophersat(t *testing.T) {
@@ -231,7 +206,7 @@ func TestReadModel(t *testing.T) {
 // grounder splits into synthetic tasks (testdata/ground/split-*.hddl): the
 // decoded plan hides them and verifies against the lifted model.
 func TestSplitMethods(t *testing.T) {
-	p, task := loadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
+	p, task := testutil.LoadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
 	sol, _, err := satenc.Solve(context.Background(), task, satenc.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,64 @@
+// Package testutil holds the fixtures the tests of several packages share:
+// the Sudoku puzzles they solve and the loading and grounding of a problem.
+// Only tests import it.
+package testutil
+
+import (
+	"context"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+// PaperPuzzle is the puzzle of the paper (seed 003).
+const PaperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
+
+// HardPuzzle takes naive solvers long.
+const HardPuzzle = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+// SudokuTask builds the HDDL problem of a puzzle in the given style and
+// grounds it with the default options.
+func SudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *ground.Task) {
+	t.Helper()
+	p := SudokuProblem(t, line, style)
+	return p, Ground(t, p)
+}
+
+// SudokuProblem builds the HDDL problem of a puzzle in the given style.
+func SudokuProblem(t testing.TB, line string, style sudoku.Style) *hddl.Problem {
+	t.Helper()
+	pz, err := sudoku.ParsePuzzle(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := sudoku.Model(pz.Grid, style)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// LoadTask reads a domain and problem file and grounds them.
+func LoadTask(t testing.TB, domain, problem string) (*hddl.Problem, *ground.Task) {
+	t.Helper()
+	_, p, err := hddl.Load(domain, problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, Ground(t, p)
+}
+
+// Ground grounds p with the default options and validates the result.
+func Ground(t testing.TB, p *hddl.Problem) *ground.Task {
+	t.Helper()
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return task
+}
