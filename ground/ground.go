@@ -95,6 +95,7 @@ type grounder struct {
 	// partial counts the reachable instances, over their bound parameters,
 	// of actions with free parameters (see freeParams), against MaxGround
 	partial int
+	effKey  []int32 // scratch of newEffectKey
 	stats   *Stats
 
 	static  []bool      // per predicate: no action changes it

@@ -237,12 +237,13 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 // bound arguments: the facts it adds depend on those values only, however
 // the action's other parameters are bound.
 func (g *grounder) newEffectKey(s *schema, ei int, b []int32) bool {
-	var key []int32
+	key := g.effKey[:0] // add copies it
 	for _, t := range s.effects[ei].args {
 		if t.IsVar() && b[t.Var()] >= 0 {
 			key = append(key, b[t.Var()])
 		}
 	}
+	g.effKey = key
 	if s.effSeen == nil {
 		s.effSeen = make([]*relation, len(s.effects))
 	}
