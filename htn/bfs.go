@@ -121,7 +121,10 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 	for open.Len() > 0 {
 		n := heap.Pop(open).(*bnode)
 		stats.Nodes++
-		if stats.Nodes&255 == 0 {
+		// A node can cost milliseconds (the relaxed composition heuristic
+		// of a large network is evaluated for every successor), so the
+		// context is checked often enough to stop within a few of them.
+		if stats.Nodes&15 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, stats, err
 			}
