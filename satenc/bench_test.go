@@ -28,7 +28,7 @@ func BenchmarkEncode(b *testing.B) {
 			var enc *satenc.Encoding
 			for b.Loop() {
 				var err error
-				if enc, err = satenc.Encode(task, depth, &satenc.CNF{}, c.opt); err != nil {
+				if enc, err = satenc.Encode(context.Background(), task, depth, &satenc.CNF{}, c.opt); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,7 @@
 package satenc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -170,8 +171,22 @@ func DepthNeeded(t *ground.Task) int {
 
 type encoder struct {
 	*Encoding
-	opt Options
-	buf []Lit
+	opt  Options
+	buf  []Lit
+	ctx  context.Context
+	tick int
+	err  error // the context's error once it has ended
+}
+
+// stopped reports, checking the context every 16 calls, whether the
+// encoding must stop; loops over vertices and steps call it.
+func (e *encoder) stopped() bool {
+	if e.err == nil {
+		if e.tick++; e.tick&15 == 0 {
+			e.err = e.ctx.Err()
+		}
+	}
+	return e.err != nil
 }
 
 func (e *encoder) newVar(kind varKind, v, a int32) Var {
@@ -207,12 +222,13 @@ func (e *encoder) add(lits ...Lit) {
 }
 
 // Encode writes the CNF of t with decompositions at most depth levels deep
-// (the initial network is level 1) to sink.
-func Encode(t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error) {
+// (the initial network is level 1) to sink. It stops with the context's
+// error when ctx ends; what the sink has received by then is incomplete.
+func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error) {
 	if opt.MaxVertices <= 0 {
 		opt.MaxVertices = 5_000_000
 	}
-	e := &encoder{Encoding: &Encoding{t: t, Depth: depth, sink: sink}, opt: opt}
+	e := &encoder{Encoding: &Encoding{t: t, Depth: depth, sink: sink}, opt: opt, ctx: ctx}
 	e.info = append(e.info, varInfo{}) // variable 0 does not exist
 	e.known = append(e.known, 0)
 	e.prepareMethods()
@@ -220,10 +236,17 @@ func Encode(t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error
 	if err := e.buildTree(); err != nil {
 		return nil, err
 	}
-	e.treeClauses()
-	e.stepClauses()
+	phases := []func(){e.treeClauses, e.stepClauses}
 	if !opt.NoGroups {
-		e.groupClauses()
+		phases = append(phases, e.groupClauses)
+	}
+	for _, phase := range phases {
+		if phase(); e.err != nil {
+			return nil, e.err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return e.Encoding, nil
 }
@@ -272,6 +295,9 @@ func (e *encoder) buildTree() error {
 	t := e.t
 	var build func(parent int32, depth int, tasks []ground.TaskID, reasons map[ground.TaskID][]Lit) (int32, error)
 	build = func(parent int32, depth int, tasks []ground.TaskID, reasons map[ground.TaskID][]Lit) (int32, error) {
+		if e.stopped() {
+			return 0, e.err
+		}
 		if len(e.verts) >= e.opt.MaxVertices {
 			return 0, fmt.Errorf("%w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, e.Depth)
 		}
@@ -396,6 +422,9 @@ func (e *encoder) treeClauses() {
 		}
 	}
 	for vi := range e.verts {
+		if e.stopped() {
+			return
+		}
 		v := &e.verts[vi]
 		e.atMostOne(dedupVars(v.taskVar), int32(vi))
 		byTask := map[ground.TaskID][]Var{}
@@ -479,6 +508,9 @@ func (e *encoder) stepClauses() {
 	}
 	e.factVars = append(e.factVars, cur)
 	for k, vi := range e.steps {
+		if e.stopped() {
+			return
+		}
 		v := &e.verts[vi]
 		// facts this step can change, and why
 		adders := map[ground.FactID][]Lit{}
@@ -542,6 +574,9 @@ func (e *encoder) stepClauses() {
 		e.factVars = append(e.factVars, cur)
 	}
 	for vi := range e.verts {
+		if e.stopped() {
+			return
+		}
 		v := &e.verts[vi]
 		for k, m := range v.methods {
 			state := e.factVars[v.start]
@@ -572,6 +607,9 @@ func (e *encoder) groupClauses() {
 		root[t.Initial[i]] = e.roots[k]
 	}
 	for _, g := range t.ChoiceGroups(1_000_000) {
+		if e.stopped() {
+			return
+		}
 		for _, ms := range g.ByValue {
 			var cl []Lit
 			for _, m := range ms {

@@ -87,7 +87,7 @@ func Solve(ctx context.Context, t *ground.Task, cfg Config) (*htn.Solution, *Sta
 		st.Tries++
 		t0 := time.Now()
 		cnf := &CNF{}
-		enc, err := Encode(t, depth, cnf, cfg.Options)
+		enc, err := Encode(ctx, t, depth, cnf, cfg.Options)
 		st.Encode += time.Since(t0)
 		if err != nil {
 			return nil, st, err

@@ -51,7 +51,7 @@ func ExampleWriteDIMACS() {
 		return
 	}
 	cnf := &satenc.CNF{}
-	enc, err := satenc.Encode(t, satenc.DepthNeeded(t), cnf, satenc.Options{})
+	enc, err := satenc.Encode(context.Background(), t, satenc.DepthNeeded(t), cnf, satenc.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,7 @@ package satenc_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
@@ -83,7 +84,7 @@ func TestGoldenCNF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := satenc.Encode(task, depth, w, satenc.Options{})
+	enc, err := satenc.Encode(context.Background(), task, depth, w, satenc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func itoa(v int) string { return strconv.Itoa(v) }
 func TestBitFlip(t *testing.T) {
 	p, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
 	cnf := &satenc.CNF{}
-	enc, err := satenc.Encode(task, satenc.DepthNeeded(task), cnf, satenc.Options{})
+	enc, err := satenc.Encode(context.Background(), task, satenc.DepthNeeded(task), cnf, satenc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,5 +218,39 @@ func TestSplitMethods(t *testing.T) {
 	}
 	if len(plan.Actions) != 6 {
 		t.Errorf("%d actions, want 6:\n%s", len(plan.Actions), plan)
+	}
+}
+
+// cancellingSink ends a context after a number of clauses and counts the
+// clauses it gets.
+type cancellingSink struct {
+	after, n int
+	cancel   context.CancelFunc
+}
+
+func (s *cancellingSink) AddClause(...satenc.Lit) {
+	if s.n++; s.n == s.after {
+		s.cancel()
+	}
+}
+
+// TestEncodeCancel: an encoding whose context ends stops soon after, with
+// the context's error, instead of writing the whole formula.
+func TestEncodeCancel(t *testing.T) {
+	_, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
+	depth := satenc.DepthNeeded(task)
+	full := &cancellingSink{cancel: func() {}}
+	if _, err := satenc.Encode(context.Background(), task, depth, full, satenc.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := &cancellingSink{after: 100, cancel: cancel}
+	_, err := satenc.Encode(ctx, task, depth, s, satenc.Options{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Encode after cancel: %v, want context.Canceled", err)
+	}
+	if s.n > full.n/2 {
+		t.Errorf("the cancelled encoding wrote %d of %d clauses", s.n, full.n)
 	}
 }

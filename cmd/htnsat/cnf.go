@@ -55,7 +55,7 @@ with recursion need --depth.`,
 			}
 			defer w.Close()
 			t0 := time.Now()
-			enc, err := satenc.Encode(t, depth, w, encOpt)
+			enc, err := satenc.Encode(cmd.Context(), t, depth, w, encOpt)
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
@@ -121,7 +121,7 @@ format, checked by the verifier.`,
 			if err != nil {
 				return groundError(err)
 			}
-			enc, err := satenc.Encode(t, depth, discard{}, encOpt)
+			enc, err := satenc.Encode(cmd.Context(), t, depth, discard{}, encOpt)
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
