@@ -245,9 +245,6 @@ func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Optio
 			return nil, e.err
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	return e.Encoding, nil
 }
 

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/crillab/gophersat/solver"
+
+	"github.com/htnsat/htnsat/internal/testutil"
 )
 
 // runCLI runs htnsat with args and returns the exit code and outputs.
@@ -232,11 +234,8 @@ func TestCompareFiles(t *testing.T) {
 		}
 		f.Close()
 	}
-	cf, _ := os.Open(csvFile)
-	rows, err := csv.NewReader(cf).ReadAll()
-	cf.Close()
-	if err != nil || len(rows) != 1+2*3 {
-		t.Fatalf("CSV: %d rows (want a header and one row per puzzle and engine), %v", len(rows), err)
+	if rows := testutil.ReadCSV(t, csvFile); len(rows) != 1+2*3 {
+		t.Fatalf("CSV: %d rows (want a header and one row per puzzle and engine)", len(rows))
 	}
 	var js []map[string]any
 	b, _ := os.ReadFile(jsonFile)
@@ -288,18 +287,7 @@ func TestIPCResume(t *testing.T) {
 	copyFile("../../testdata/ground/split-problem.hddl", filepath.Join(dom, "p1.hddl"))
 	copyFile("../../testdata/ground/split-problem.hddl", filepath.Join(dom, "p2.hddl"))
 	csvFile := filepath.Join(dir, "out.csv")
-	readRows := func() [][]string {
-		f, err := os.Open(csvFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		recs, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return recs
-	}
+	readRows := func() [][]string { return testutil.ReadCSV(t, csvFile) }
 	code, out, errOut := runCLI(t, "", "ipc", dir, "--stage", "plan", "--csv", csvFile)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -100,15 +100,7 @@ func TestCSVAndJSON(t *testing.T) {
 	if err := WriteCSV(filepath.Join(dir, "r.csv"), runs); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "r.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testutil.ReadCSV(t, filepath.Join(dir, "r.csv"))
 	if len(recs) != len(runs)+1 {
 		t.Fatalf("%d records, want %d", len(recs), len(runs)+1)
 	}

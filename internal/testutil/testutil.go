@@ -5,6 +5,8 @@ package testutil
 
 import (
 	"context"
+	"encoding/csv"
+	"os"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
@@ -61,4 +63,19 @@ func Ground(t testing.TB, p *hddl.Problem) *ground.Task {
 		t.Fatal(err)
 	}
 	return task
+}
+
+// ReadCSV reads every record of a CSV file.
+func ReadCSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
 }
