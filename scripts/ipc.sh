@@ -24,6 +24,7 @@ run() {
 	"$BIN" ipc "$@" "${resume[@]}" --jobs "$JOBS" --csv "$OUT/$name.csv" >"$OUT/$name.md.new"
 	mv "$OUT/$name.md.new" "$OUT/$name.md"
 	date -u +%Y-%m-%d >"$OUT/$name.date"
+	echo "$JOBS" >"$OUT/$name.jobs"
 }
 
 # STAGES selects what to run (default: all three); the README is rewritten
@@ -34,7 +35,7 @@ STAGES=${STAGES:-"ground progression sat"}
 splice() {
 	{
 		echo "<!-- ipc:start (written by scripts/ipc.sh; do not edit) -->"
-		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), $JOBS problems at a time, 60 s and 8 GiB per problem."
+		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), 60 s and 8 GiB per problem."
 		for name in ipc-ground ipc-progression ipc-sat; do
 			[ -s "$OUT/$name.md" ] || continue
 			echo
@@ -44,7 +45,7 @@ splice() {
 			ipc-sat) echo "#### SAT engine, gophersat, total-order problems (plans verified)" ;;
 			esac
 			echo
-			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date"))"
+			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date"), $(cat "$OUT/$name.jobs" 2>/dev/null || echo 2) problems at a time)"
 			echo
 			cat "$OUT/$name.md"
 		done
