@@ -21,6 +21,9 @@ type bent struct {
 	uid  int32
 	kind uint8
 	id   int32
+	// batch is the first uid of the decomposition that made the entry (0
+	// in the initial network)
+	batch int32
 }
 
 type bnet struct {
@@ -271,15 +274,24 @@ func (b *bfs) successors(n *bnode) []*bnode {
 	if len(comps) == 0 || (len(out) > 0 && !b.opt.CompletePO) {
 		return out
 	}
+	// the compound task to decompose, chosen as in the depth-first search
+	// (without the live-method counts): one with a single method first,
+	// then with Focus one of the latest decomposition, then with MRV the
+	// one with the fewest methods
+	nm := func(i int) int { return len(v.taskMeths[int(net.ents[i].id)-v.nA]) }
 	best := comps[0]
-	if b.opt.MRV {
-		for _, i := range comps[1:] {
-			if len(v.taskMeths[int(net.ents[i].id)-v.nA]) < len(v.taskMeths[int(net.ents[best].id)-v.nA]) {
+	for _, i := range comps[1:] {
+		ci, cb := nm(i), nm(best)
+		switch {
+		case b.opt.Focus && ci > 1 && cb > 1 && net.ents[i].batch != net.ents[best].batch:
+			if net.ents[i].batch > net.ents[best].batch {
 				best = i
 			}
+		case b.opt.MRV && ci < cb, !b.opt.MRV && ci <= 1 && cb > 1:
+			best = i
+		case !b.opt.MRV && (ci > 1) == (cb > 1):
+			best = i // the last one
 		}
-	} else {
-		best = comps[len(comps)-1]
 	}
 	for _, m := range v.taskMeths[int(net.ents[best].id)-v.nA] {
 		out = append(out, b.decompose(n, best, m))
@@ -330,7 +342,7 @@ func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 	}
 	base := uid
 	for _, s := range sm.subtasks {
-		net.ents = append(net.ents, bent{uid: uid, kind: nodeTask, id: int32(s)})
+		net.ents = append(net.ents, bent{uid: uid, kind: nodeTask, id: int32(s), batch: c.first})
 		uid++
 	}
 	k := int32(len(sm.subtasks))

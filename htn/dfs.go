@@ -27,6 +27,10 @@ type netNode struct {
 	kind  uint8
 	id    int32 // TaskID, or search method for a check
 	preds int32 // predecessors not yet done
+	// batch is the index of the first node its decomposition created (0
+	// for the initial network): nodes of a later decomposition have a
+	// higher batch
+	batch int32
 	alive bool
 	succ  []int32
 }
@@ -76,6 +80,10 @@ type dfs struct {
 	// (0: never); rng, when set, breaks ties at random
 	limit int64
 	rng   *rand.Rand
+	// shuffle, set on every second restart, also starts each task's
+	// methods at a random one; the runs in between keep the domain's
+	// order of methods, which often carries its author's knowledge
+	shuffle bool
 	// weight counts, per compound task, the dead ends it took part in:
 	// it lost its last method while in the network, or it could take a
 	// value of a choice group that no task can take any more. MRV picks
@@ -385,7 +393,7 @@ func (s *dfs) decompose(n int32, m int32) {
 	}
 	base := int32(len(s.nodes))
 	for _, t := range sm.subtasks {
-		s.addNode(nodeTask, int32(t))
+		s.nodes[s.addNode(nodeTask, int32(t))].batch = first
 	}
 	k := int32(len(sm.subtasks))
 	hasSucc := make([]bool, k)
@@ -561,10 +569,12 @@ func (s *dfs) search() (bool, error) {
 		case int(nd.id) < s.v.nA:
 			prims = append(prims, n)
 		default:
-			// the compound task to decompose: with MRV the one with the
-			// fewest live methods (the earliest among equals), else the one
-			// added last, so that a decomposition is pursued to its actions
-			// (or one of them at random after a restart)
+			// the compound task to decompose: a task with at most one live
+			// method first; with Focus, one of the latest decomposition's
+			// tasks, so that it is carried on before another is begun;
+			// among those with MRV the one with the fewest live methods
+			// (the earliest among equals), else the one added last (or one
+			// of them at random after a restart)
 			ci := int(nd.id) - s.v.nA
 			c := s.count[ci]
 			w := int64(1)
@@ -573,6 +583,13 @@ func (s *dfs) search() (bool, error) {
 				w = 1 << 40 // no choice: always first
 			case s.weight != nil:
 				w += s.weight[ci]
+			}
+			if best >= 0 && s.opt.Focus && c > 1 && bestN > 1 && nd.batch != s.nodes[best].batch {
+				// both have a choice: the later decomposition goes first
+				if nd.batch > s.nodes[best].batch {
+					best, bestN, bestW, ties = n, c, w, 1
+				}
+				continue
 			}
 			// compare c/w with bestN/bestW
 			lhs, rhs := int64(c)*bestW, int64(bestN)*w
@@ -632,7 +649,7 @@ func (s *dfs) search() (bool, error) {
 	c := int(s.nodes[best].id) - s.v.nA
 	ms := s.v.taskMeths[c]
 	off := 0
-	if s.rng != nil && len(ms) > 1 {
+	if s.shuffle && len(ms) > 1 {
 		off = s.rng.IntN(len(ms))
 	}
 	for i := range ms {

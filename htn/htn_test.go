@@ -279,3 +279,34 @@ func TestRCHeuristic(t *testing.T) {
 		t.Errorf("rc expanded %d nodes, tdg %d: want rc at least 10 times fewer", nodes[htn.HeurRC], nodes[htn.HeurTDG])
 	}
 }
+
+// TestFocus solves IPC partial-order Barman-BDI problems, whose initial
+// networks are unordered cocktail tasks. Decomposing the latest
+// decomposition's tasks first carries one cocktail through before the next
+// is begun; MRV alone interleaves them and the depth-first search drowns
+// (without Focus, pfile05 exceeds 500,000 nodes; with it, a few hundred).
+// pfile17 needs more than the first restart budget: the runs that keep the
+// domain's method order must still find its plan.
+func TestFocus(t *testing.T) {
+	shared, err := corpus.SharedDir()
+	if err != nil {
+		t.Skip("no ../shared: ", err)
+	}
+	dir := filepath.Join(shared, "data", "ipc2020", "partial-order", "Barman-BDI")
+	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "pfile05.hddl"))
+	o := htn.DefaultOptions()
+	o.MaxNodes = 500_000
+	_, st := solveAndVerify(t, p, task, o)
+	if st.Nodes > 5000 {
+		t.Errorf("pfile05 with Focus: %d nodes, want at most 5,000", st.Nodes)
+	}
+	o.Focus = false
+	if _, _, err := htn.Solve(context.Background(), task, o); err != htn.ErrNodeLimit {
+		t.Errorf("pfile05 without Focus: %v, want the node limit", err)
+	}
+	p, task = testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "pfile17.hddl"))
+	o = htn.DefaultOptions()
+	o.MaxNodes = 1_000_000
+	_, st = solveAndVerify(t, p, task, o)
+	t.Logf("pfile17: %d nodes, %d restarts", st.Nodes, st.Restarts)
+}

@@ -78,6 +78,12 @@ type Options struct {
 	// MRV decomposes, among the unconstrained compound tasks of a
 	// partially ordered network, the one with the fewest live methods.
 	MRV bool
+	// Focus decomposes, in a partially ordered network, the compound
+	// tasks of the latest decomposition before older ones (MRV choosing
+	// among them), so that the search carries a method through before it
+	// interleaves it with another task's; tasks left with one method are
+	// still decomposed first wherever they are.
+	Focus bool
 	// Conflicts weighs MRV by the dead ends each task took part in: the
 	// task with the fewest live methods per conflict goes first, so the
 	// search turns early to the parts of the problem where it failed.
@@ -112,7 +118,7 @@ type Options struct {
 
 // DefaultOptions has every acceleration on.
 func DefaultOptions() Options {
-	return Options{Search: Auto, Fold: true, MRV: true, DeadEnds: true, Groups: true, Conflicts: true, Restarts: true}
+	return Options{Search: Auto, Fold: true, MRV: true, Focus: true, DeadEnds: true, Groups: true, Conflicts: true, Restarts: true}
 }
 
 // Stats describe a search.
@@ -218,6 +224,7 @@ func (s *dfs) runWithRestarts() (bool, error) {
 		s.stats.Restarts++
 		seed += seedIncrement
 		s.rng = rand.New(rand.NewPCG(seed, seed^0xDA3E39CB94B95BDB))
+		s.shuffle = s.stats.Restarts%2 == 0
 		budget *= budgetGrowth
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/htnsat/htnsat/satenc"
 	"io"
 	"os"
 	"os/exec"
@@ -77,7 +78,7 @@ same --csv file and runs only the problems it lacks.`,
 // ipcResult is one problem's outcome.
 type ipcResult struct {
 	Instance corpus.Instance
-	Status   string // ok, timeout, too-large, unsolvable, error
+	Status   string // ok, timeout, too-large, unsolvable, depth-limit, error
 	Seconds  float64
 	MaxRSSMB float64
 	Report   map[string]any
@@ -235,6 +236,8 @@ func runIPCOne(ctx context.Context, exe string, in corpus.Instance, opts *ipcOpt
 		r.Status = "too-large"
 	case strings.Contains(r.Message, "unsolvable"):
 		r.Status = "unsolvable"
+	case strings.Contains(r.Message, satenc.ErrDepthLimit.Error()):
+		r.Status = "depth-limit"
 	default:
 		r.Status = "error"
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/crillab/gophersat/solver"
 
+	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/internal/testutil"
 )
 
@@ -318,5 +319,23 @@ func TestIPCResume(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "", "ipc", dir, "--resume"); code == 0 {
 		t.Error("--resume without --csv accepted")
+	}
+}
+
+// TestDepthLimitStatus: the SAT engine on a recursive problem whose plan
+// needs a deeper tree than --max-depth reports depth-limit, not error.
+func TestDepthLimitStatus(t *testing.T) {
+	shared, err := corpus.SharedDir()
+	if err != nil {
+		t.Skip("no ../shared: ", err)
+	}
+	dir := filepath.Join(shared, "data", "ipc2020", "total-order", "AssemblyHierarchical")
+	args := []string{"plan", "--engine", "sat", "--json", filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "genericLinearProblem_depth04.hddl")}
+	for _, c := range []struct{ depth, status string }{{"3", "depth-limit"}, {"32", "solved"}} {
+		_, out, errOut := runCLI(t, "", append(args, "--max-depth", c.depth)...)
+		var rep planReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Status != c.status {
+			t.Errorf("--max-depth %s: status %q, want %q (%v %s)", c.depth, rep.Status, c.status, err, errOut)
+		}
 	}
 }

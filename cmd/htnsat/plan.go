@@ -35,6 +35,7 @@ type planOptions struct {
 	noConflicts bool
 	seed        uint64
 	noMRV       bool
+	noFocus     bool
 	noDeadEnds  bool
 	completePO  bool
 	sat         satFlags
@@ -76,6 +77,7 @@ external solver).`,
 	f.BoolVar(&opts.noFold, "no-fold", false, "do not fold pure tests into method preconditions (both engines)")
 	f.BoolVar(&opts.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
 	f.BoolVar(&opts.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")
+	f.BoolVar(&opts.noFocus, "no-focus", false, "partial order: do not decompose the latest decomposition's tasks before older ones")
 	f.BoolVar(&opts.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
 	f.BoolVar(&opts.noRestarts, "no-restarts", false, "depth-first search: never start over")
 	f.BoolVar(&opts.noConflicts, "no-conflicts", false, "do not weigh the choice of task by past dead ends")
@@ -182,6 +184,7 @@ func solveProblem(ctx context.Context, p *hddl.Problem, opts *planOptions, rep *
 			return nil, &usageError{err}
 		}
 		o.Search, o.Fold, o.MRV, o.DeadEnds, o.CompletePO, o.MaxNodes = s, !opts.noFold, !opts.noMRV, !opts.noDeadEnds, opts.completePO, opts.maxNodes
+		o.Focus = !opts.noFocus
 		o.Groups, o.Restarts, o.Conflicts, o.Seed = !opts.noGroups, !opts.noRestarts, !opts.noConflicts, opts.seed
 		sol, st, err := htn.Solve(ctx, t, o)
 		rep.Search = st.Search
@@ -206,6 +209,8 @@ func statusOf(err error) string {
 		return "unsolvable"
 	case errors.Is(err, htn.ErrNodeLimit):
 		return "node-limit"
+	case errors.Is(err, satenc.ErrDepthLimit):
+		return "depth-limit"
 	case errors.Is(err, ground.ErrTooLarge):
 		return "too-large"
 	}
