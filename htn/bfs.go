@@ -275,22 +275,21 @@ func (b *bfs) successors(n *bnode) []*bnode {
 		return out
 	}
 	// the compound task to decompose, chosen as in the depth-first search
-	// (without the live-method counts): one with a single method first,
-	// then with Focus one of the latest decomposition, then with MRV the
-	// one with the fewest methods
+	// (by method counts, not live ones): with Focus, of two tasks that
+	// both have a choice, the one of the later decomposition; then with
+	// MRV the one with the fewest methods, else the last one
 	nm := func(i int) int { return len(v.taskMeths[int(net.ents[i].id)-v.nA]) }
 	best := comps[0]
 	for _, i := range comps[1:] {
 		ci, cb := nm(i), nm(best)
+		bi, bb := net.ents[i].batch, net.ents[best].batch
 		switch {
-		case b.opt.Focus && ci > 1 && cb > 1 && net.ents[i].batch != net.ents[best].batch:
-			if net.ents[i].batch > net.ents[best].batch {
+		case b.opt.Focus && ci > 1 && cb > 1 && bi != bb:
+			if bi > bb {
 				best = i
 			}
-		case b.opt.MRV && ci < cb, !b.opt.MRV && ci <= 1 && cb > 1:
+		case !b.opt.MRV || ci < cb:
 			best = i
-		case !b.opt.MRV && (ci > 1) == (cb > 1):
-			best = i // the last one
 		}
 	}
 	for _, m := range v.taskMeths[int(net.ents[best].id)-v.nA] {

@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/htnsat/htnsat/satenc"
 	"io"
 	"os"
 	"os/exec"
@@ -236,8 +235,6 @@ func runIPCOne(ctx context.Context, exe string, in corpus.Instance, opts *ipcOpt
 		r.Status = "too-large"
 	case strings.Contains(r.Message, "unsolvable"):
 		r.Status = "unsolvable"
-	case strings.Contains(r.Message, satenc.ErrDepthLimit.Error()):
-		r.Status = "depth-limit"
 	default:
 		r.Status = "error"
 	}
