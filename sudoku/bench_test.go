@@ -77,3 +77,27 @@ func BenchmarkEncodeDirect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMemoryProbe measures what Options.Memory (a collection before
+// each run and the 1 ms heap poll, which compare always turns on) costs:
+// the progression engine on the first 16×16 sample with it off and on.
+func BenchmarkMemoryProbe(b *testing.B) {
+	var p Puzzle
+	for _, q := range Samples() {
+		if q.Size() == 16 {
+			p = q
+			break
+		}
+	}
+	for _, on := range []bool{false, true} {
+		b.Run(fmt.Sprintf("memory=%v", on), func(b *testing.B) {
+			opt := DefaultOptions()
+			opt.Memory = on
+			for b.Loop() {
+				if r := RunEngine(context.Background(), p, Progression, opt); r.Status != Solved {
+					b.Fatalf("%s: %s %s", p.Name, r.Status, r.Error)
+				}
+			}
+		})
+	}
+}
