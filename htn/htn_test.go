@@ -11,7 +11,6 @@ import (
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
 )
@@ -261,11 +260,7 @@ func TestSplitMethodsPlan(t *testing.T) {
 // composition estimate must need far fewer nodes than the state-blind
 // least-actions one, and both plans must verify.
 func TestRCHeuristic(t *testing.T) {
-	shared, err := corpus.SharedDir()
-	if err != nil {
-		t.Skip("no ../shared: ", err)
-	}
-	dir := filepath.Join(shared, "data", "ipc2020", "total-order", "AssemblyHierarchical")
+	dir := testutil.IPCDir(t, "total-order", "AssemblyHierarchical")
 	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "genericLinearProblem_depth04.hddl"))
 	nodes := map[htn.Heuristic]int64{}
 	for _, h := range []htn.Heuristic{htn.HeurRC, htn.HeurTDG} {
@@ -288,11 +283,7 @@ func TestRCHeuristic(t *testing.T) {
 // pfile17 needs more than the first restart budget: the runs that keep the
 // domain's method order must still find its plan.
 func TestFocus(t *testing.T) {
-	shared, err := corpus.SharedDir()
-	if err != nil {
-		t.Skip("no ../shared: ", err)
-	}
-	dir := filepath.Join(shared, "data", "ipc2020", "partial-order", "Barman-BDI")
+	dir := testutil.IPCDir(t, "partial-order", "Barman-BDI")
 	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "pfile05.hddl"))
 	o := htn.DefaultOptions()
 	o.MaxNodes = 500_000

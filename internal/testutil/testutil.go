@@ -7,10 +7,12 @@ import (
 	"context"
 	"encoding/csv"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -40,6 +42,17 @@ func SudokuProblem(t testing.TB, line string, style sudoku.Style) *hddl.Problem 
 		t.Fatal(err)
 	}
 	return p
+}
+
+// IPCDir is the folder of one IPC 2020 domain in ../shared; the test is
+// skipped when ../shared is absent.
+func IPCDir(t testing.TB, track, domain string) string {
+	t.Helper()
+	shared, err := corpus.SharedDir()
+	if err != nil {
+		t.Skip("no ../shared: ", err)
+	}
+	return filepath.Join(shared, "data", "ipc2020", track, domain)
 }
 
 // LoadTask reads a domain and problem file and grounds them.
