@@ -171,20 +171,19 @@ func DepthNeeded(t *ground.Task) int {
 
 type encoder struct {
 	*Encoding
-	opt  Options
-	buf  []Lit
-	ctx  context.Context
-	tick int
-	err  error // the context's error once it has ended
+	opt Options
+	buf []Lit
+	ctx context.Context
+	err error // the context's error once it has ended
 }
 
-// stopped reports, checking the context every 16 calls, whether the
-// encoding must stop; loops over vertices and steps call it.
+// stopped reports whether the encoding must stop; loops over vertices and
+// steps call it. It checks the context at every call: one vertex can carry
+// many thousand methods (Freecell), so checking every 16th vertex let a
+// 60 s limit overrun by seconds.
 func (e *encoder) stopped() bool {
 	if e.err == nil {
-		if e.tick++; e.tick&15 == 0 {
-			e.err = e.ctx.Err()
-		}
+		e.err = e.ctx.Err()
 	}
 	return e.err != nil
 }
