@@ -104,8 +104,8 @@ type grounder struct {
 	facts   []Fact      // fluent facts by id
 	initSet []bool      // per fact: true initially (grows with facts)
 
-	typeObjs  map[int][]int
-	typeMasks map[int][]bool
+	typeObjs  [][]int  // per type, once asked for
+	typeMasks [][]bool // per type, once asked for
 
 	actions [][]*schema // per lifted action: its disjuncts (0 or 1)
 	methods [][]*schema // per lifted method: its disjuncts
@@ -188,8 +188,8 @@ func Ground(ctx context.Context, p *hddl.Problem, opt Options) (*Task, *Stats, e
 		opt:       opt,
 		norm:      &normalizer{p: p, types: map[int][]int{}},
 		stats:     &Stats{},
-		typeObjs:  map[int][]int{},
-		typeMasks: map[int][]bool{},
+		typeObjs:  make([][]int, len(p.Domain.Types)),
+		typeMasks: make([][]bool, len(p.Domain.Types)),
 	}
 	g.j = &joiner{ctx: ctx, objOf: g.objectsOf, isOfType: g.isOfType, maxSteps: opt.MaxSteps}
 	t, err := g.run()
@@ -227,17 +227,20 @@ func (g *grounder) run() (*Task, error) {
 }
 
 func (g *grounder) objectsOf(t int) []int {
-	if objs, ok := g.typeObjs[t]; ok {
+	if objs := g.typeObjs[t]; objs != nil {
 		return objs
 	}
 	objs := g.p.ObjectsOfType(t)
+	if objs == nil {
+		objs = []int{}
+	}
 	g.typeObjs[t] = objs
 	return objs
 }
 
 func (g *grounder) isOfType(o, t int) bool {
-	m, ok := g.typeMasks[t]
-	if !ok {
+	m := g.typeMasks[t]
+	if m == nil {
 		m = make([]bool, len(g.p.Objects))
 		for _, x := range g.objectsOf(t) {
 			m[x] = true

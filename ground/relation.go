@@ -5,31 +5,50 @@ import "unsafe"
 // relation is a set of tuples of object indices with per-column indexes.
 // An index is built the first time a lookup asks for its column and kept
 // up to date as tuples are added.
+//
+// A tuple is keyed by one integer that packs its values, 64/arity bits
+// each, when they fit (two values always do; four fit below 65,536
+// objects); the rare tuple whose values do not fit is keyed by its bytes.
 type relation struct {
 	arity int
-	data  []int32 // tuples, arity values each
-	set   map[string]int32
+	data  []int32             // tuples, arity values each
+	small map[uint64]int32    // tuples that pack
+	set   map[string]int32    // tuples that do not; nil until needed
 	index []map[int32][]int32 // per column; nil until used
-	buf   []byte
 }
 
 func newRelation(arity int) *relation {
-	return &relation{arity: arity, set: map[string]int32{}, index: make([]map[int32][]int32, arity)}
+	return &relation{arity: arity, small: map[uint64]int32{}, index: make([]map[int32][]int32, arity)}
 }
 
-// key returns the tuple's bytes in a reused buffer (valid until the next
-// call).
-func (r *relation) key(t []int32) []byte {
+// pack returns the packed key of t and whether t's values fit.
+func pack(t []int32) (uint64, bool) {
 	if len(t) == 0 {
-		return r.buf[:0]
+		return 0, true
 	}
+	bits := 64 / len(t)
+	if bits > 32 {
+		bits = 32
+	}
+	var k uint64
+	for _, v := range t {
+		if v < 0 || bits < 32 && v >= 1<<bits {
+			return 0, false
+		}
+		k = k<<bits | uint64(uint32(v))
+	}
+	return k, true
+}
+
+// key returns the tuple's bytes, aliasing t.
+func key(t []int32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&t[0])), 4*len(t))
 }
 
 // size is the number of tuples.
 func (r *relation) size() int {
 	if r.arity == 0 {
-		return len(r.set)
+		return len(r.small) + len(r.set)
 	}
 	return len(r.data) / r.arity
 }
@@ -41,18 +60,28 @@ func (r *relation) tuple(i int32) []int32 {
 
 // find returns the index of t.
 func (r *relation) find(t []int32) (int32, bool) {
-	i, ok := r.set[string(r.key(t))]
+	if k, ok := pack(t); ok {
+		i, ok := r.small[k]
+		return i, ok
+	}
+	i, ok := r.set[string(key(t))]
 	return i, ok
 }
 
 // add inserts t and returns its index and whether it is new.
 func (r *relation) add(t []int32) (int32, bool) {
-	k := r.key(t)
-	if i, ok := r.set[string(k)]; ok {
+	if i, ok := r.find(t); ok {
 		return i, false
 	}
 	i := int32(r.size())
-	r.set[string(k)] = i
+	if k, ok := pack(t); ok {
+		r.small[k] = i
+	} else {
+		if r.set == nil {
+			r.set = map[string]int32{}
+		}
+		r.set[string(key(t))] = i
+	}
 	r.data = append(r.data, t...)
 	for col, idx := range r.index {
 		if idx != nil {
