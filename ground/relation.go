@@ -48,7 +48,7 @@ func key(t []int32) []byte {
 // size is the number of tuples.
 func (r *relation) size() int {
 	if r.arity == 0 {
-		return len(r.small) + len(r.set)
+		return len(r.small) // the empty tuple always packs
 	}
 	return len(r.data) / r.arity
 }
@@ -70,13 +70,16 @@ func (r *relation) find(t []int32) (int32, bool) {
 
 // add inserts t and returns its index and whether it is new.
 func (r *relation) add(t []int32) (int32, bool) {
-	if i, ok := r.find(t); ok {
-		return i, false
-	}
 	i := int32(r.size())
 	if k, ok := pack(t); ok {
+		if j, ok := r.small[k]; ok {
+			return j, false
+		}
 		r.small[k] = i
 	} else {
+		if j, ok := r.set[string(key(t))]; ok {
+			return j, false
+		}
 		if r.set == nil {
 			r.set = map[string]int32{}
 		}
