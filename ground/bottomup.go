@@ -43,7 +43,7 @@ func (g *grounder) bottomUp() error {
 			}
 			s := s
 			tup := make([]int32, 0, len(m.TaskArgs))
-			rules = append(rules, &rule{s: s, q: &q, plans: map[int]*plan{}, emit: func(b []int32) error {
+			rules = append(rules, &rule{s: s, q: &q, plans: map[int]*joinPlan{}, emit: func(b []int32) error {
 				tup = g.ground(m.TaskArgs, b, tup[:0])
 				idx, isNew := rel.add(tup)
 				if !isNew {

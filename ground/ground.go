@@ -2,11 +2,11 @@ package ground
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/plan"
 )
 
 // Options bound the work of Ground.
@@ -24,7 +24,12 @@ const DefaultMaxGround = 3_000_000
 
 // ErrUnsolvable is wrapped by the error of a problem that grounding shows
 // to have no solution (an initial task or a goal that can never be met).
-var ErrUnsolvable = errors.New("unsolvable")
+// It is plan.ErrUnsolvable.
+var ErrUnsolvable = plan.ErrUnsolvable
+
+// ErrTooLarge is wrapped by the error of a grounding that exceeds its
+// budget. It is plan.ErrTooLarge.
+var ErrTooLarge = plan.ErrTooLarge
 
 // Stage is one timed step of grounding.
 type Stage struct {
@@ -70,9 +75,9 @@ type schema struct {
 	// atomLit[i] is the index in pos of query atom i, or -1 for an atom
 	// that is a primitive subtask.
 	atomLit []int
-	plans   map[int]*plan // by anchor atom (-1: none) for actions, by 0 for methods
-	effects []effect      // actions
-	effSeen []*relation   // per effect of an action with free parameters: bound values enumerated (see newEffectKey)
+	plans   map[int]*joinPlan // by anchor atom (-1: none) for actions, by 0 for methods
+	effects []effect          // actions
+	effSeen []*relation       // per effect of an action with free parameters: bound values enumerated (see newEffectKey)
 	// kept lists an action's parameters that occur in its precondition;
 	// the others are free (see freeParams). nil for methods.
 	kept []int
@@ -357,7 +362,7 @@ func (g *grounder) factOf(pred int, tup []int32) int32 {
 // atoms are joined, equalities and negated static atoms are filters,
 // negated fluent atoms are kept for the ground precondition.
 func (g *grounder) newSchema(name string, lifted int, vars []hddl.Param, nparams int, c conj) *schema {
-	s := &schema{name: name, lifted: lifted, vars: vars, nparams: nparams, plans: map[int]*plan{}}
+	s := &schema{name: name, lifted: lifted, vars: vars, nparams: nparams, plans: map[int]*joinPlan{}}
 	q := &query{name: name, vars: vars, need: make([]bool, len(vars)), skip: make([]bool, len(vars))}
 	for _, l := range c {
 		switch {
@@ -614,7 +619,7 @@ func (g *grounder) budget(s *schema) error {
 	if len(g.gActs)+len(g.gMethods) <= g.opt.MaxGround && g.stats.PossibleTasks <= 4*g.opt.MaxGround {
 		return nil
 	}
-	return fmt.Errorf("%w: more than %d ground actions and methods (while instantiating %s); raise --max-ground or simplify the model", ErrTooLarge, g.opt.MaxGround, s.name)
+	return fmt.Errorf("grounding %w: more than %d ground actions and methods (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
 }
 
 // freeParams splits an action's parameters into those its precondition

@@ -74,7 +74,7 @@ type step struct {
 	live []int
 }
 
-type plan struct {
+type joinPlan struct {
 	q     *query
 	pre   []int // filters checkable before any step
 	steps []step
@@ -87,10 +87,10 @@ type plan struct {
 }
 
 // plan orders the atoms greedily given the variables bound beforehand.
-func (q *query) plan(bound []bool) *plan {
+func (q *query) plan(bound []bool) *joinPlan {
 	b := append([]bool(nil), bound...)
 	isBound := func(t hddl.Term) bool { return !t.IsVar() || b[t.Var()] }
-	pl := &plan{q: q}
+	pl := &joinPlan{q: q}
 	done := make([]bool, len(q.filters))
 	attach := func() []int {
 		var out []int
@@ -189,7 +189,7 @@ func (q *query) plan(bound []bool) *plan {
 // only its subtasks mention are dead once their atom has matched, and
 // following every tuple of that atom would multiply the work by the number
 // of their values for nothing.
-func (pl *plan) markLive() {
+func (pl *joinPlan) markLive() {
 	q := pl.q
 	read := make([]bool, len(q.vars)) // read by a step after the current one
 	for v := range q.vars {
@@ -291,10 +291,6 @@ func (q *query) copyStep(b []bool, done []bool) (int, int, hddl.Term, bool) {
 	return 0, 0, 0, false
 }
 
-// ErrTooLarge is wrapped by the error of a grounding that exceeds its
-// budget.
-var ErrTooLarge = fmt.Errorf("grounding too large")
-
 // joiner evaluates query plans with a shared budget.
 type joiner struct {
 	ctx      context.Context
@@ -317,7 +313,7 @@ func (j *joiner) tick(n int64) bool {
 	return false
 }
 
-func (j *joiner) tooLarge(q *query, pl *plan) error {
+func (j *joiner) tooLarge(q *query, pl *joinPlan) error {
 	var names []string
 	for _, v := range pl.enumerated {
 		names = append(names, q.vars[v].Name)
@@ -329,7 +325,7 @@ func (j *joiner) tooLarge(q *query, pl *plan) error {
 	if len(names) > 0 {
 		msg += fmt.Sprintf("; its parameters %s are bound by no precondition and are enumerated over their types", strings.Join(names, " "))
 	}
-	return fmt.Errorf("%w: %s", ErrTooLarge, msg)
+	return fmt.Errorf("grounding %w: %s", ErrTooLarge, msg)
 }
 
 func bigCount(n int64) string {
@@ -342,7 +338,7 @@ func bigCount(n int64) string {
 // run calls emit for every answer of q that extends binding (-1 marks an
 // unbound variable). emit may stop the run by returning an error. binding
 // is restored before run returns.
-func (j *joiner) run(pl *plan, binding []int32, emit func([]int32) error) error {
+func (j *joiner) run(pl *joinPlan, binding []int32, emit func([]int32) error) error {
 	q := pl.q
 	if pl.enumSize == 0 {
 		pl.enumSize = 1

@@ -11,7 +11,7 @@ import (
 type rule struct {
 	s     *schema // variables and name
 	q     *query
-	plans map[int]*plan // by anchor atom, -1 for none
+	plans map[int]*joinPlan // by anchor atom, -1 for none
 	emit  func(b []int32) error
 }
 
@@ -93,7 +93,7 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 // plan returns the cached plan of r for an anchor atom (-1 for none):
 // the anchor's tuple is given, so its variables are bound and the atom
 // itself needs no visit.
-func (r *rule) plan(anchorAtom int, binding []int32) *plan {
+func (r *rule) plan(anchorAtom int, binding []int32) *joinPlan {
 	if pl, ok := r.plans[anchorAtom]; ok {
 		return pl
 	}
@@ -202,7 +202,7 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 		}
 	} else if g.partial++; g.partial > g.opt.MaxGround {
 		// each stands for at least one ground action, were it asked for
-		return fmt.Errorf("%w: more than %d reachable instances of actions with free parameters (while instantiating %s); raise --max-ground or simplify the model", ErrTooLarge, g.opt.MaxGround, s.name)
+		return fmt.Errorf("grounding %w: more than %d reachable instances of actions with free parameters (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
 	}
 	tup := make([]int32, 0, 8)
 	for ei, e := range s.effects {
@@ -217,7 +217,7 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 				return g.j.err
 			}
 			if g.j.steps > g.j.maxSteps {
-				return fmt.Errorf("%w: the effects of %s need more than %d join steps; its parameters bound by no precondition are enumerated over their types", ErrTooLarge, s.name, g.j.maxSteps)
+				return fmt.Errorf("grounding %w: the effects of %s need more than %d join steps; its parameters bound by no precondition are enumerated over their types", ErrTooLarge, s.name, g.j.maxSteps)
 			}
 			tup = g.ground(e.args, b, tup[:0])
 			if _, isNew := g.addFact(e.pred, tup); isNew {

@@ -21,7 +21,7 @@ import (
 // three such groups of 2, 2 and 4 variables goes from more than 3·10^8
 // join steps to a few thousand instances. Plans are unchanged: a synthetic
 // task stands where its subtask stood, and plans are written without it
-// (htn.Solution.ToPlan). A fluent literal ties the group to the state in
+// (Solution.ToPlan). A fluent literal ties the group to the state in
 // which the method starts, so a group with one is never split.
 
 // split is one group of a method's variables split off into a synthetic
@@ -32,7 +32,7 @@ type split struct {
 	vars  []int // the group's variables, the synthetic methods' Args
 	ctx   []int // bound variables its literals and subtask mention: the synthetic task's Args
 	q     *query
-	pl    *plan // q with ctx bound
+	pl    *joinPlan // q with ctx bound
 	rel   *relation
 	gid   []int32 // tuple index of rel -> synthetic gTask
 }

@@ -52,16 +52,3 @@ func BenchmarkSolveHard(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) { benchSolve(b, hardPuzzle, sudoku.Unordered, o) })
 	}
 }
-
-// BenchmarkVerifyPaper checks the paper puzzle's plan with the lifted
-// verifier.
-func BenchmarkVerifyPaper(b *testing.B) {
-	p, task := sudokuTask(b, paperPuzzle, sudoku.Ordered)
-	plan, _ := solveAndVerify(b, p, task, htn.DefaultOptions())
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := htn.Verify(p, plan); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

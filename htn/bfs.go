@@ -98,7 +98,7 @@ func holdsIn(s []uint64, pre, neg []ground.FactID) bool {
 	return true
 }
 
-func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats) (*Solution, *Stats, error) {
+func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats) (*ground.Solution, *Stats, error) {
 	t := v.t
 	b := &bfs{v: v, opt: opt, visited: map[string]struct{}{}, stats: stats}
 	if opt.Heuristic == HeurRC || opt.Heuristic == HeurAuto && search == GBFS && rcSize(v) <= rcAutoLimit {
@@ -383,17 +383,17 @@ func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 }
 
 // solution rebuilds the plan from the parent pointers of a goal node.
-func (b *bfs) solution(goal *bnode) *Solution {
+func (b *bfs) solution(goal *bnode) *ground.Solution {
 	var path []*bnode
 	for n := goal; n.parent != nil; n = n.parent {
 		path = append(path, n)
 	}
-	sol := &Solution{}
+	sol := &ground.Solution{}
 	tree := map[int32]int32{} // uid -> tree node
 	kinds := map[int32]bent{}
 	for i, id := range b.v.t.Initial {
 		tree[int32(i)] = int32(len(sol.Nodes))
-		sol.Nodes = append(sol.Nodes, SolNode{Task: id, Method: -1})
+		sol.Nodes = append(sol.Nodes, ground.SolNode{Task: id, Method: -1})
 		sol.Roots = append(sol.Roots, tree[int32(i)])
 		kinds[int32(i)] = bent{kind: nodeTask}
 	}
@@ -414,7 +414,7 @@ func (b *bfs) solution(goal *bnode) *Solution {
 		var kids []int32
 		for _, s := range sm.subtasks {
 			tree[uid] = int32(len(sol.Nodes))
-			sol.Nodes = append(sol.Nodes, SolNode{Task: s, Method: -1})
+			sol.Nodes = append(sol.Nodes, ground.SolNode{Task: s, Method: -1})
 			kinds[uid] = bent{kind: nodeTask}
 			kids = append(kids, tree[uid])
 			uid++

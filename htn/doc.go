@@ -19,10 +19,9 @@
 // the task (ground.ChoiceGroups), which cut a branch when a value has no
 // taker left and force a task when it has one.
 //
-// Plans are written and read in the IPC 2020 HTN plan format (Plan). Verify
-// checks a plan against the hddl model alone, without the grounder or the
-// planners, so that it can judge them.
+// Solve returns a ground.Solution; its ToPlan writes it in the IPC 2020
+// format, and package verify judges it against the lifted model.
 //
-// This package reads the ground task (and, to verify, the hddl model); it
-// knows nothing of SAT or Sudoku, and never changes the task it is given.
+// This package reads the ground task; it knows nothing of SAT, of plan
+// verification or of Sudoku, and never changes the task it is given.
 package htn

@@ -8,6 +8,7 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/verify"
 )
 
 // Plan the paper's puzzle with the progression search, check the plan
@@ -31,7 +32,7 @@ func ExampleSolve() {
 		return
 	}
 	plan := sol.ToPlan(t)
-	fmt.Println(plan.Length(), "actions; verified:", htn.Verify(p, plan) == nil)
+	fmt.Println(plan.Length(), "actions; verified:", verify.Verify(p, plan) == nil)
 	// the first action, and the decomposition of the task that put it there
 	lines := strings.Split(plan.String(), "\n")
 	fmt.Println(strings.Join(lines[:2], "\n"))

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/verify"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
@@ -23,28 +25,28 @@ const (
 var sudokuTask = testutil.SudokuTask
 
 // solveAndVerify solves, writes the plan, reads it back and verifies it.
-func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt htn.Options) (*htn.Plan, *htn.Stats) {
+func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt htn.Options) (*plan.Plan, *htn.Stats) {
 	t.Helper()
 	sol, st, err := htn.Solve(context.Background(), task, opt)
 	if err != nil {
 		t.Fatalf("solve: %v", err)
 	}
-	plan, err := htn.ReadPlan(strings.NewReader(sol.ToPlan(task).String()))
+	pl, err := plan.Read(strings.NewReader(sol.ToPlan(task).String()))
 	if err != nil {
 		t.Fatalf("reading the written plan: %v", err)
 	}
-	if err := htn.Verify(p, plan); err != nil {
-		t.Fatalf("verify: %v\n%s", err, plan)
+	if err := verify.Verify(p, pl); err != nil {
+		t.Fatalf("verify: %v\n%s", err, pl)
 	}
-	return plan, st
+	return pl, st
 }
 
 // gridOf reads the FILL-CELL actions (box, column c<i>, row r<i>, digit
 // d<n>) of a plan into the puzzle.
-func gridOf(t testing.TB, line string, plan *htn.Plan) sudoku.Grid {
+func gridOf(t testing.TB, line string, pl *plan.Plan) sudoku.Grid {
 	pz, _ := sudoku.ParsePuzzle(line)
 	g := pz.Grid.Clone()
-	for _, a := range plan.Actions {
+	for _, a := range pl.Actions {
 		c, err1 := strconv.Atoi(strings.TrimPrefix(a.Args[1], "c"))
 		r, err2 := strconv.Atoi(strings.TrimPrefix(a.Args[2], "r"))
 		d, err3 := strconv.Atoi(strings.TrimPrefix(a.Args[3], "d"))
@@ -60,8 +62,8 @@ func TestSudokuBothStyles(t *testing.T) {
 	for _, line := range []string{paperPuzzle, hardPuzzle} {
 		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
 			p, task := sudokuTask(t, line, style)
-			plan, st := solveAndVerify(t, p, task, htn.DefaultOptions())
-			g := gridOf(t, line, plan)
+			pl, st := solveAndVerify(t, p, task, htn.DefaultOptions())
+			g := gridOf(t, line, pl)
 			if !g.IsSolved() {
 				t.Errorf("%s: the plan's grid is not solved:\n%s", style, g)
 			}
@@ -98,141 +100,6 @@ func TestOptionsAllFindPlans(t *testing.T) {
 	}
 }
 
-func paperPlan(t *testing.T) (*hddl.Problem, *htn.Plan) {
-	p, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
-	plan, _ := solveAndVerify(t, p, task, htn.DefaultOptions())
-	return p, plan
-}
-
-func clonePlan(p *htn.Plan) *htn.Plan {
-	q := &htn.Plan{Root: append([]int(nil), p.Root...)}
-	for _, a := range p.Actions {
-		a.Args = append([]string(nil), a.Args...)
-		q.Actions = append(q.Actions, a)
-	}
-	for _, d := range p.Decomps {
-		d.Args = append([]string(nil), d.Args...)
-		d.Subtasks = append([]int(nil), d.Subtasks...)
-		q.Decomps = append(q.Decomps, d)
-	}
-	return q
-}
-
-// setDigit changes the digit of the fill-cell task at index i of the root
-// (its decomposition line, its three checks and its FILL-CELL action).
-func setDigit(p *htn.Plan, root int, digit string) {
-	id := p.Root[root]
-	for i := range p.Decomps {
-		d := &p.Decomps[i]
-		if d.ID != id {
-			continue
-		}
-		d.Args[3] = digit
-		for _, s := range d.Subtasks {
-			for j := range p.Decomps {
-				if p.Decomps[j].ID == s {
-					p.Decomps[j].Args[len(p.Decomps[j].Args)-1] = digit
-				}
-			}
-			for j := range p.Actions {
-				if p.Actions[j].ID == s {
-					p.Actions[j].Args[3] = digit
-				}
-			}
-		}
-	}
-}
-
-// removeSubtree deletes the lines of task id and its descendants.
-func removeSubtree(p *htn.Plan, id int) {
-	drop := map[int]bool{id: true}
-	for changed := true; changed; {
-		changed = false
-		for _, d := range p.Decomps {
-			if drop[d.ID] {
-				for _, s := range d.Subtasks {
-					if !drop[s] {
-						drop[s], changed = true, true
-					}
-				}
-			}
-		}
-	}
-	var acts []htn.PlanAction
-	for _, a := range p.Actions {
-		if !drop[a.ID] {
-			acts = append(acts, a)
-		}
-	}
-	var decs []htn.Decomposition
-	for _, d := range p.Decomps {
-		if !drop[d.ID] {
-			decs = append(decs, d)
-		}
-	}
-	p.Actions, p.Decomps = acts, decs
-}
-
-func TestVerifierRejectsMutations(t *testing.T) {
-	p, plan := paperPlan(t)
-	// the first two blanks of the paper puzzle are r0c3 and r0c4
-	cases := []struct {
-		name   string
-		mutate func(*htn.Plan)
-		want   string
-	}{
-		{"wrong digit in one line", func(q *htn.Plan) { q.Actions[0].Args[3] = "d9" }, "subtask 4 of method m-fill-cell must be"},
-		{"digit already in the row", func(q *htn.Plan) { setDigit(q, 0, "d3") }, "precondition of method m-check"},
-		{"two equal digits in a row", func(q *htn.Plan) {
-			setDigit(q, 1, q.Actions[0].Args[3])
-		}, "precondition of method m-check"},
-		{"missing task", func(q *htn.Plan) { removeSubtree(q, q.Root[0]); q.Root = q.Root[1:] }, "not covered by the root"},
-		{"swapped order", func(q *htn.Plan) {
-			q.Actions[0], q.Actions[1] = q.Actions[1], q.Actions[0]
-		}, "comes too"},
-		{"unknown method", func(q *htn.Plan) { q.Decomps[0].Method = "m-nothing" }, "unknown method m-nothing"},
-		{"action outside the tree", func(q *htn.Plan) {
-			q.Actions = append(q.Actions, htn.PlanAction{ID: 9999, Name: "FILL-CELL", Args: []string{"b0", "c0", "r0", "d1"}})
-		}, "not part of the decomposition"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			q := clonePlan(plan)
-			c.mutate(q)
-			// through the text format, so that line numbers are real
-			q2, err := htn.ReadPlan(strings.NewReader(q.String()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = htn.Verify(p, q2)
-			if err == nil {
-				t.Fatal("the mutated plan verifies")
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %q does not say %q", err, c.want)
-			}
-			if pe, ok := err.(*htn.PlanError); !ok || (pe.Line == 0 && c.name != "missing task") {
-				t.Errorf("error %v names no plan line", err)
-			}
-		})
-	}
-}
-
-func TestReadPlanErrors(t *testing.T) {
-	cases := map[string]string{
-		"no start":      "0 a\n",
-		"no end":        "==>\n0 a\nroot 0\n",
-		"bad id":        "==>\nx a\nroot\n<==\n",
-		"dup id":        "==>\n0 a\n0 b\nroot 0\n<==\n",
-		"decomp before": "==>\n1 t -> m 0\nroot 1\n<==\n",
-	}
-	for name, text := range cases {
-		if _, err := htn.ReadPlan(strings.NewReader(text)); err == nil {
-			t.Errorf("%s: read without error", name)
-		}
-	}
-}
-
 // TestSplitMethodsPlan plans on a domain whose method the grounder splits
 // into synthetic tasks (testdata/ground/split-*.hddl): every search finds
 // a plan, the written plan names only the domain's methods, with all
@@ -242,11 +109,11 @@ func TestSplitMethodsPlan(t *testing.T) {
 	for _, search := range []htn.Search{htn.DFS, htn.GBFS, htn.AStar} {
 		o := htn.DefaultOptions()
 		o.Search = search
-		plan, _ := solveAndVerify(t, p, task, o)
-		if len(plan.Actions) != 6 || len(plan.Decomps) != 2 {
-			t.Fatalf("%v: %d actions, %d decompositions, want 6 and 2:\n%s", search, len(plan.Actions), len(plan.Decomps), plan)
+		pl, _ := solveAndVerify(t, p, task, o)
+		if len(pl.Actions) != 6 || len(pl.Decomps) != 2 {
+			t.Fatalf("%v: %d actions, %d decompositions, want 6 and 2:\n%s", search, len(pl.Actions), len(pl.Decomps), pl)
 		}
-		for _, dc := range plan.Decomps {
+		for _, dc := range pl.Decomps {
 			if dc.Method != "m-deliver" || len(dc.Subtasks) != 3 {
 				t.Errorf("%v: decomposition %s -> %s %v, want m-deliver with 3 subtasks", search, dc.Task, dc.Method, dc.Subtasks)
 			}

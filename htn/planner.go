@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/plan"
 )
 
 // Search is the search algorithm of the progression planner.
@@ -136,14 +137,16 @@ type Stats struct {
 }
 
 var (
-	// ErrNoPlan is returned when the search space holds no plan.
-	ErrNoPlan = errors.New("no plan: the search space is exhausted")
-	// ErrNodeLimit is returned when the search hits Options.MaxNodes.
-	ErrNodeLimit = errors.New("node limit reached")
+	// ErrNoPlan is returned when the search space holds no plan: the
+	// search is complete, so it wraps plan.ErrUnsolvable.
+	ErrNoPlan = fmt.Errorf("%w: the search space is exhausted", plan.ErrUnsolvable)
+	// ErrNodeLimit is returned when the search hits Options.MaxNodes (it
+	// is plan.ErrNodeLimit).
+	ErrNodeLimit = plan.ErrNodeLimit
 )
 
 // Solve searches for a plan of t by progression.
-func Solve(ctx context.Context, t *ground.Task, opt Options) (*Solution, *Stats, error) {
+func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, *Stats, error) {
 	start := time.Now()
 	v := newView(t, opt.Fold)
 	search := opt.Search
@@ -155,7 +158,7 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*Solution, *Stats,
 	}
 	stats := &Stats{Search: search.String()}
 	defer func() { stats.Duration = time.Since(start) }()
-	run := func(opt Options) (*Solution, error) {
+	run := func(opt Options) (*ground.Solution, error) {
 		if search != DFS {
 			sol, _, err := bestFirst(ctx, v, opt, search, stats)
 			return sol, err

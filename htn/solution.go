@@ -1,43 +1,13 @@
 package htn
 
-import (
-	"github.com/htnsat/htnsat/ground"
-)
-
-// Solution is a plan over the ground task: the decomposition tree with
-// ground task and method IDs, and the actions in execution order. Planners
-// produce it; ToPlan turns it into the IPC format with the input's names.
-type Solution struct {
-	Nodes []SolNode
-	Roots []int32 // tree nodes of the initial network, in order
-	Order []int32 // primitive tree nodes in execution order
-}
-
-// SolNode is one task of a solution tree.
-type SolNode struct {
-	Task     ground.TaskID
-	Method   ground.MethodID // -1 for primitive tasks
-	Children []int32         // in the ground method's subtask order
-}
-
-// Length is the number of actions.
-func (s *Solution) Length() int { return len(s.Order) }
-
-// Actions lists the ground actions in execution order.
-func (s *Solution) Actions() []ground.TaskID {
-	out := make([]ground.TaskID, len(s.Order))
-	for i, n := range s.Order {
-		out[i] = s.Nodes[n].Task
-	}
-	return out
-}
+import "github.com/htnsat/htnsat/ground"
 
 // solutionFromPath builds the tree of a successful depth-first path:
 // network nodes become tree nodes, check nodes are dropped, and pure tests
 // that were folded into a method's precondition are restored as subtasks
 // with their only method.
-func solutionFromPath(v *view, initial int, nodes []netNode, path []step) *Solution {
-	sol := &Solution{}
+func solutionFromPath(v *view, initial int, nodes []netNode, path []step) *ground.Solution {
+	sol := &ground.Solution{}
 	tree := make([]int32, len(nodes)) // network node -> tree node
 	for i := range tree {
 		tree[i] = -1
@@ -45,7 +15,7 @@ func solutionFromPath(v *view, initial int, nodes []netNode, path []step) *Solut
 	node := func(n int32) int32 {
 		if tree[n] < 0 {
 			tree[n] = int32(len(sol.Nodes))
-			sol.Nodes = append(sol.Nodes, SolNode{Task: ground.TaskID(nodes[n].id), Method: -1})
+			sol.Nodes = append(sol.Nodes, ground.SolNode{Task: ground.TaskID(nodes[n].id), Method: -1})
 		}
 		return tree[n]
 	}
@@ -72,7 +42,7 @@ func solutionFromPath(v *view, initial int, nodes []netNode, path []step) *Solut
 
 // attach records that tree node n is decomposed by search method m into
 // the given children (one per kept subtask), restoring folded tests.
-func attach(v *view, sol *Solution, n int32, m int32, kids []int32) {
+func attach(v *view, sol *ground.Solution, n int32, m int32, kids []int32) {
 	sm := &v.meths[m]
 	gm := &v.t.Methods[sm.orig]
 	children := make([]int32, len(gm.Subtasks))
@@ -81,87 +51,9 @@ func attach(v *view, sol *Solution, n int32, m int32, kids []int32) {
 	}
 	for _, f := range sm.folded {
 		id := int32(len(sol.Nodes))
-		sol.Nodes = append(sol.Nodes, SolNode{Task: f.task, Method: f.method})
+		sol.Nodes = append(sol.Nodes, ground.SolNode{Task: f.task, Method: f.method})
 		children[f.pos] = id
 	}
 	sol.Nodes[n].Method = sm.orig
 	sol.Nodes[n].Children = children
-}
-
-// ToPlan writes a solution in the IPC format with the names of the input.
-// Synthetic choice tasks, which bind the free variables of the initial
-// network, are left out: their subtasks take their place.
-func (s *Solution) ToPlan(t *ground.Task) *Plan {
-	d := t.Problem.Domain
-	objs := func(args []int) []string {
-		out := make([]string, len(args))
-		for i, a := range args {
-			out[i] = t.Problem.Objects[a].Name
-		}
-		return out
-	}
-	p := &Plan{}
-	id := make([]int, len(s.Nodes))
-	for i := range id {
-		id[i] = -1
-	}
-	for i, n := range s.Order {
-		id[n] = i
-		a := &t.Actions[s.Nodes[n].Task]
-		p.Actions = append(p.Actions, PlanAction{ID: i, Name: d.Actions[a.Schema].Name, Args: objs(a.Args)})
-	}
-	next := len(s.Order)
-	// expand replaces synthetic tasks by their children
-	var expand func(ns []int32) []int32
-	expand = func(ns []int32) []int32 {
-		var out []int32
-		for _, n := range ns {
-			sn := &s.Nodes[n]
-			if !t.IsPrimitive(sn.Task) && t.Compound(sn.Task).Synthetic() {
-				out = append(out, expand(sn.Children)...)
-			} else {
-				out = append(out, n)
-			}
-		}
-		return out
-	}
-	var visit func(n int32)
-	visit = func(n int32) {
-		sn := &s.Nodes[n]
-		if t.IsPrimitive(sn.Task) {
-			return
-		}
-		if id[n] < 0 {
-			id[n] = next
-			next++
-		}
-		kids := expand(sn.Children)
-		for _, k := range kids {
-			if id[k] < 0 && !t.IsPrimitive(s.Nodes[k].Task) {
-				id[k] = next
-				next++
-			}
-		}
-		c := t.Compound(sn.Task)
-		dc := Decomposition{ID: id[n], Task: d.Tasks[c.Schema].Name, Args: objs(c.Args), Method: t.MethodName(sn.Method)}
-		for _, k := range kids {
-			dc.Subtasks = append(dc.Subtasks, id[k])
-		}
-		p.Decomps = append(p.Decomps, dc)
-		for _, k := range kids {
-			visit(k)
-		}
-	}
-	roots := expand(s.Roots)
-	for _, r := range roots {
-		if id[r] < 0 {
-			id[r] = next
-			next++
-		}
-		p.Root = append(p.Root, id[r])
-	}
-	for _, r := range roots {
-		visit(r)
-	}
-	return p
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/htn"
 )
 
 // ErrBadModel is wrapped by errors about a model that does not describe a
@@ -15,12 +14,12 @@ var ErrBadModel = errors.New("the model does not describe a plan")
 // Decode reads the decomposition tree and the plan from a model (model[v]
 // is the value of variable v; index 0 is unused). It checks that the tree
 // is consistent; the plan itself is for the verifier to judge.
-func (enc *Encoding) Decode(model []bool) (*htn.Solution, error) {
+func (enc *Encoding) Decode(model []bool) (*ground.Solution, error) {
 	if len(model) <= enc.NumVars {
 		return nil, fmt.Errorf("%w: it has %d variables, the encoding %d", ErrBadModel, len(model)-1, enc.NumVars)
 	}
 	t := enc.t
-	sol := &htn.Solution{}
+	sol := &ground.Solution{}
 	// the chosen task and method of a vertex
 	task := func(vi int32) (ground.TaskID, bool, error) {
 		v := &enc.verts[vi]
@@ -67,7 +66,7 @@ func (enc *Encoding) Decode(model []bool) (*htn.Solution, error) {
 		v := &enc.verts[vi]
 		node := int32(len(sol.Nodes))
 		if t.IsPrimitive(tk) {
-			sol.Nodes = append(sol.Nodes, htn.SolNode{Task: tk, Method: -1})
+			sol.Nodes = append(sol.Nodes, ground.SolNode{Task: tk, Method: -1})
 			// the action runs where its chain of first children ends
 			for len(v.children) > 0 {
 				c := v.children[0]
@@ -90,12 +89,12 @@ func (enc *Encoding) Decode(model []bool) (*htn.Solution, error) {
 		if err != nil {
 			return -1, err
 		}
-		sol.Nodes = append(sol.Nodes, htn.SolNode{Task: tk, Method: m})
+		sol.Nodes = append(sol.Nodes, ground.SolNode{Task: tk, Method: m})
 		gm := &t.Methods[m]
 		children := make([]int32, len(gm.Subtasks))
 		for _, f := range enc.folded[m] {
 			children[f.pos] = int32(len(sol.Nodes))
-			sol.Nodes = append(sol.Nodes, htn.SolNode{Task: f.task, Method: f.method})
+			sol.Nodes = append(sol.Nodes, ground.SolNode{Task: f.task, Method: f.method})
 		}
 		for i, si := range enc.order[m] {
 			c, err := visit(v.children[i])

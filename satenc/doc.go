@@ -20,9 +20,10 @@
 // temporary file, or a solver. Solve deepens the tree for recursive tasks
 // and solves each formula with a Solver: Gophersat in-process, or External,
 // any DIMACS solver run as a process and killed when the context ends.
-// Encoding.Decode turns a model into an htn.Solution, checked afterwards by
+// Encoding.Decode turns a model into a ground.Solution, checked afterwards by
 // the independent verifier.
 //
 // gophersat is imported by gophersat.go alone. This package reads the
-// ground task and produces htn solutions; it knows nothing of Sudoku.
+// ground task and produces ground solutions; it knows nothing of Sudoku or of
+// the progression planner.
 package satenc

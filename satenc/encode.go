@@ -2,11 +2,11 @@ package satenc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/plan"
 )
 
 // The encoding follows totSAT (Behnke, Höller and Biundo, 2018). A path
@@ -25,8 +25,9 @@ import (
 // an interleaving of two methods' subtasks, is not found: on partial-order
 // problems "no plan" from this engine does not prove unsolvability.
 
-// ErrTooLarge is returned when the decomposition tree outgrows its budget.
-var ErrTooLarge = errors.New("encoding too large")
+// ErrTooLarge is returned when the decomposition tree outgrows its budget
+// (it is plan.ErrTooLarge).
+var ErrTooLarge = plan.ErrTooLarge
 
 type varKind uint8
 
@@ -295,7 +296,7 @@ func (e *encoder) buildTree() error {
 			return 0, e.err
 		}
 		if len(e.verts) >= e.opt.MaxVertices {
-			return 0, fmt.Errorf("%w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, e.Depth)
+			return 0, fmt.Errorf("encoding %w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, e.Depth)
 		}
 		id := int32(len(e.verts))
 		e.verts = append(e.verts, vertex{parent: parent, depth: int32(depth), tasks: tasks, pos: -1, start: int32(len(e.steps))})

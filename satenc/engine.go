@@ -2,12 +2,11 @@ package satenc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/plan"
 )
 
 // Config configures the SAT engine.
@@ -38,15 +37,8 @@ type Stats struct {
 	Recursive bool
 }
 
-var (
-	// ErrNoPlan: the formula is unsatisfiable at the full depth of a task
-	// without recursion. For a totally ordered task this proves that it
-	// has no solution; for a linearised one, that it has none in the
-	// chosen orders.
-	ErrNoPlan = errors.New("no plan: the formula is unsatisfiable")
-	// ErrDepthLimit: no plan up to MaxDepth.
-	ErrDepthLimit = errors.New("no plan up to the maximum depth")
-)
+// ErrDepthLimit: no plan up to MaxDepth (it is plan.ErrDepthLimit).
+var ErrDepthLimit = plan.ErrDepthLimit
 
 // partialOrder reports whether any network of t is not totally ordered.
 func partialOrder(t *ground.Task) bool {
@@ -63,7 +55,7 @@ func partialOrder(t *ground.Task) bool {
 
 // Solve encodes t, solves the formula and decodes the plan, deepening the
 // decomposition tree for recursive tasks.
-func Solve(ctx context.Context, t *ground.Task, cfg Config) (*htn.Solution, *Stats, error) {
+func Solve(ctx context.Context, t *ground.Task, cfg Config) (*ground.Solution, *Stats, error) {
 	if cfg.Solver == nil {
 		cfg.Solver = Gophersat{}
 	}
@@ -111,11 +103,17 @@ func Solve(ctx context.Context, t *ground.Task, cfg Config) (*htn.Solution, *Sta
 		}
 		return sol, st, nil
 	}
-	if st.Recursive && cfg.Depth == 0 {
-		return nil, st, fmt.Errorf("%w (%d)", ErrDepthLimit, cfg.MaxDepth)
-	}
+	linear := ""
 	if st.Linear {
-		return nil, st, fmt.Errorf("%w (partial orders were linearised, so this proves nothing)", ErrNoPlan)
+		linear = "; partial orders were linearised, so a plan in another order may exist"
 	}
-	return nil, st, ErrNoPlan
+	switch {
+	case st.Recursive && cfg.Depth == 0:
+		return nil, st, fmt.Errorf("%w (%d)%s", ErrDepthLimit, cfg.MaxDepth, linear)
+	case cfg.Depth > 0 && (need < 0 || need > cfg.Depth):
+		return nil, st, fmt.Errorf("%w: the formula is unsatisfiable at depth %d, which is not the whole decomposition tree", plan.ErrInconclusive, cfg.Depth)
+	case st.Linear:
+		return nil, st, fmt.Errorf("%w: the formula is unsatisfiable%s", plan.ErrInconclusive, linear)
+	}
+	return nil, st, fmt.Errorf("%w: the formula of the whole decomposition tree is unsatisfiable", plan.ErrUnsolvable)
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/verify"
 )
 
 // Solve the paper's puzzle through the HTN-to-SAT encoding with the
@@ -31,7 +31,7 @@ func ExampleSolve() {
 	}
 	plan := sol.ToPlan(t)
 	fmt.Printf("depth %d, %d variables, %d clauses\n", st.Depth, st.Vars, st.Clauses)
-	fmt.Println(plan.Length(), "actions; verified:", htn.Verify(p, plan) == nil)
+	fmt.Println(plan.Length(), "actions; verified:", verify.Verify(p, plan) == nil)
 	// Output:
 	// depth 3, 712 variables, 2089 clauses
 	// 46 actions; verified: true

@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/verify"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
 )
@@ -42,7 +42,7 @@ func TestSudokuGophersat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := htn.Verify(p, sol.ToPlan(task)); err != nil {
+			if err := verify.Verify(p, sol.ToPlan(task)); err != nil {
 				t.Fatalf("%s: verify: %v", style, err)
 			}
 			if st.Linear != (style == sudoku.Unordered) {
@@ -66,7 +66,7 @@ func TestExternalSolvers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
-		if err := htn.Verify(p, sol.ToPlan(task)); err != nil {
+		if err := verify.Verify(p, sol.ToPlan(task)); err != nil {
 			t.Fatalf("%s: verify: %v", cmd, err)
 		}
 	}
@@ -143,7 +143,7 @@ func TestBitFlip(t *testing.T) {
 	if err != nil || !res.Sat {
 		t.Fatalf("solve: %v", err)
 	}
-	if sol, err := enc.Decode(res.Model); err != nil || htn.Verify(p, sol.ToPlan(task)) != nil {
+	if sol, err := enc.Decode(res.Model); err != nil || verify.Verify(p, sol.ToPlan(task)) != nil {
 		t.Fatalf("the model itself does not decode to a valid plan: %v", err)
 	}
 	flipped := 0
@@ -158,7 +158,7 @@ func TestBitFlip(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if htn.Verify(p, sol.ToPlan(task)) == nil {
+		if verify.Verify(p, sol.ToPlan(task)) == nil {
 			t.Fatalf("flipping variable %d (%s) still gives a valid plan", v, enc.VarName(satenc.Var(v)))
 		}
 	}
@@ -213,7 +213,7 @@ func TestSplitMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := sol.ToPlan(task)
-	if err := htn.Verify(p, plan); err != nil {
+	if err := verify.Verify(p, plan); err != nil {
 		t.Fatalf("verify: %v\n%s", err, plan)
 	}
 	if len(plan.Actions) != 6 {

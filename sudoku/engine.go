@@ -11,7 +11,9 @@ import (
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/verify"
 )
 
 // Engine is a way to solve a puzzle.
@@ -142,7 +144,7 @@ func RunEngine(ctx context.Context, p Puzzle, e Engine, opt Options) (r Run) {
 		r.Status = Solved
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		r.Status, r.Error = Timeout, err.Error()
-	case errors.Is(err, ErrNoSolution), errors.Is(err, ground.ErrUnsolvable), errors.Is(err, htn.ErrNoPlan), errors.Is(err, satenc.ErrNoPlan):
+	case errors.Is(err, ErrNoSolution), plan.StatusOf(err) == plan.Unsolvable:
 		r.Status, r.Error = Unsolvable, err.Error()
 	default:
 		r.Status, r.Error = Failed, err.Error()
@@ -174,7 +176,7 @@ func runHTN(ctx context.Context, p Puzzle, e Engine, opt Options, r *Run) error 
 	if err != nil {
 		return err
 	}
-	var sol *htn.Solution
+	var sol *ground.Solution
 	if e == Progression {
 		var st *htn.Stats
 		sol, st, err = htn.Solve(ctx, t, opt.HTN)
@@ -196,7 +198,7 @@ func runHTN(ctx context.Context, p Puzzle, e Engine, opt Options, r *Run) error 
 	r.PlanLength = plan.Length()
 	g, gerr := GridFromPlan(plan, p.Grid)
 	tm.stage("decode")
-	if err := htn.Verify(prob, plan); err != nil {
+	if err := verify.Verify(prob, plan); err != nil {
 		tm.stage("verify")
 		return fmt.Errorf("the plan does not verify: %w", err)
 	}
@@ -274,7 +276,7 @@ func (g Grid) solves(p Grid) error {
 // GridFromPlan fills the puzzle with the FILL-CELL actions of a plan
 // (arguments: box, column c<i>, row r<i>, digit d<n>). It checks that each
 // action names a blank cell of the puzzle, in the right box, once.
-func GridFromPlan(plan *htn.Plan, puzzle Grid) (Grid, error) {
+func GridFromPlan(plan *plan.Plan, puzzle Grid) (Grid, error) {
 	g := puzzle.Clone()
 	n := g.Size()
 	num := func(s, prefix string, lo, hi int) (int, error) {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -146,7 +146,7 @@ format, checked by the verifier.`,
 			}
 			plan := sol.ToPlan(t)
 			if !noVerify {
-				if err := htn.Verify(p, plan); err != nil {
+				if err := verify.Verify(p, plan); err != nil {
 					return withCode(exitFailure, fmt.Errorf("the decoded plan does not verify: %w", err))
 				}
 			}

@@ -12,7 +12,9 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -141,7 +143,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	rep.PlanLength = plan.Length()
 	if !opts.noVerify {
 		t1 := time.Now()
-		if err := htn.Verify(p, plan); err != nil {
+		if err := verify.Verify(p, plan); err != nil {
 			return withCode(exitFailure, fmt.Errorf("the plan found does not verify: %w", err))
 		}
 		rep.Verified = true
@@ -166,7 +168,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 }
 
 // solveProblem grounds p and runs the chosen engine.
-func solveProblem(ctx context.Context, p *hddl.Problem, opts *planOptions, rep *planReport, stage func(string, time.Time) time.Time, t0 time.Time) (*htn.Plan, error) {
+func solveProblem(ctx context.Context, p *hddl.Problem, opts *planOptions, rep *planReport, stage func(string, time.Time) time.Time, t0 time.Time) (*plan.Plan, error) {
 	t, _, err := ground.Ground(ctx, p, ground.Options{MaxGround: opts.maxGround})
 	if err != nil {
 		return nil, err
@@ -237,7 +239,7 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func writePlanFile(path string, plan *htn.Plan) error {
+func writePlanFile(path string, plan *plan.Plan) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

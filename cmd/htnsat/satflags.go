@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/spf13/pflag"
 )
@@ -32,7 +32,7 @@ func (s *satFlags) config() satenc.Config {
 	return cfg
 }
 
-func solveSAT(ctx context.Context, t *ground.Task, s *satFlags, rep *planReport, stage func(string, time.Time) time.Time, t0 time.Time) (*htn.Plan, error) {
+func solveSAT(ctx context.Context, t *ground.Task, s *satFlags, rep *planReport, stage func(string, time.Time) time.Time, t0 time.Time) (*plan.Plan, error) {
 	sol, st, err := satenc.Solve(ctx, t, s.config())
 	rep.Depth, rep.Variables, rep.Clauses = st.Depth, st.Vars, st.Clauses
 	rep.StageSeconds["encode"] = st.Encode.Seconds()

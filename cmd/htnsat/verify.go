@@ -5,7 +5,8 @@ import (
 	"os"
 
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -30,11 +31,11 @@ plan line it concerns.`,
 				return withCode(exitFailure, err)
 			}
 			defer f.Close()
-			plan, err := htn.ReadPlan(f)
+			plan, err := plan.Read(f)
 			if err != nil {
 				return withCode(exitFailure, fmt.Errorf("%s: %w", args[2], err))
 			}
-			if err := htn.Verify(p, plan); err != nil {
+			if err := verify.Verify(p, plan); err != nil {
 				return withCode(exitFailure, fmt.Errorf("%s: invalid: %w", args[2], err))
 			}
 			fmt.Fprintf(ios.Out, "%s: valid plan (%d actions, %d decompositions)\n", args[2], plan.Length(), len(plan.Decomps))

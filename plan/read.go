@@ -1,0 +1,123 @@
+package plan
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Error is a problem with one line of a plan.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("plan line %d: %s", e.Line, e.Msg)
+	}
+	return "plan: " + e.Msg
+}
+
+// Read reads a plan in the IPC 2020 format. Everything before "==>" is
+// ignored, as are blank lines and lines starting with ";".
+func Read(r io.Reader) (*Plan, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	p := &Plan{}
+	started, ended, sawRoot := false, false, false
+	line := 0
+	ids := map[int]int{} // id -> line
+	useID := func(id int) error {
+		if prev, ok := ids[id]; ok {
+			return &Error{Line: line, Msg: fmt.Sprintf("id %d already used on line %d", id, prev)}
+		}
+		ids[id] = line
+		return nil
+	}
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(strings.TrimRight(sc.Text(), "\r"))
+		if !started {
+			if text == "==>" {
+				started = true
+			}
+			continue
+		}
+		if text == "" || strings.HasPrefix(text, ";") {
+			continue
+		}
+		if text == "<==" {
+			ended = true
+			break
+		}
+		fields := strings.Fields(text)
+		if fields[0] == "root" {
+			if sawRoot {
+				return nil, &Error{Line: line, Msg: "second root line"}
+			}
+			sawRoot = true
+			for _, f := range fields[1:] {
+				id, err := strconv.Atoi(f)
+				if err != nil || id < 0 {
+					return nil, &Error{Line: line, Msg: fmt.Sprintf("root: %q is not a task id", f)}
+				}
+				p.Root = append(p.Root, id)
+			}
+			continue
+		}
+		id, err := strconv.Atoi(fields[0])
+		if err != nil || id < 0 {
+			return nil, &Error{Line: line, Msg: fmt.Sprintf("expected a task id, found %q", fields[0])}
+		}
+		if len(fields) < 2 {
+			return nil, &Error{Line: line, Msg: "expected a task name after the id"}
+		}
+		arrow := -1
+		for i, f := range fields {
+			if f == "->" {
+				arrow = i
+				break
+			}
+		}
+		if err := useID(id); err != nil {
+			return nil, err
+		}
+		if arrow < 0 {
+			if sawRoot {
+				return nil, &Error{Line: line, Msg: "an action line after the root line"}
+			}
+			p.Actions = append(p.Actions, Action{ID: id, Name: fields[1], Args: fields[2:], Line: line})
+			continue
+		}
+		if !sawRoot {
+			return nil, &Error{Line: line, Msg: "a decomposition before the root line"}
+		}
+		if arrow < 2 || arrow+1 >= len(fields) {
+			return nil, &Error{Line: line, Msg: "expected \"<id> <task> <args> -> <method> <subtask ids>\""}
+		}
+		d := Decomposition{ID: id, Task: fields[1], Args: fields[2:arrow], Method: fields[arrow+1], Line: line}
+		for _, f := range fields[arrow+2:] {
+			s, err := strconv.Atoi(f)
+			if err != nil || s < 0 {
+				return nil, &Error{Line: line, Msg: fmt.Sprintf("%q is not a subtask id", f)}
+			}
+			d.Subtasks = append(d.Subtasks, s)
+		}
+		p.Decomps = append(p.Decomps, d)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case !started:
+		return nil, &Error{Msg: "no \"==>\" line: not a plan in the IPC 2020 format"}
+	case !ended:
+		return nil, &Error{Line: line, Msg: "no closing \"<==\" line"}
+	case !sawRoot:
+		return nil, &Error{Line: line, Msg: "no root line"}
+	}
+	return p, nil
+}

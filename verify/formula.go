@@ -1,0 +1,224 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/htnsat/htnsat/hddl"
+)
+
+// Formulas evaluated in the states of the plan.
+
+// holds evaluates a formula in state at, under binding b. The scope's
+// variable types come from v.scope (set by the caller).
+func (v *verifier) holds(f *hddl.Formula, b []int32, at int) (bool, error) {
+	if f == nil {
+		return true, nil
+	}
+	s := v.states[at]
+	switch f.Kind {
+	case hddl.FTrue:
+		return true, nil
+	case hddl.FAtom:
+		return has(s, v.atomID(f.Pred, v.ground(f.Args, b))), nil
+	case hddl.FEqual:
+		g := v.ground(f.Args, b)
+		return g[0] == g[1], nil
+	case hddl.FNot:
+		ok, err := v.holds(f.Subs[0], b, at)
+		return !ok, err
+	case hddl.FAnd:
+		for _, sub := range f.Subs {
+			if ok, err := v.holds(sub, b, at); err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	case hddl.FOr:
+		for _, sub := range f.Subs {
+			if ok, err := v.holds(sub, b, at); err != nil || ok {
+				return ok, err
+			}
+		}
+		return false, nil
+	case hddl.FImply:
+		ok, err := v.holds(f.Subs[0], b, at)
+		if err != nil || !ok {
+			return true, err
+		}
+		return v.holds(f.Subs[1], b, at)
+	case hddl.FForall, hddl.FExists:
+		want := f.Kind == hddl.FExists
+		found := !want
+		errStop := fmt.Errorf("stop")
+		err := v.each(f.Vars, b, func() error {
+			ok, err := v.holds(f.Subs[0], b, at)
+			if err != nil {
+				return err
+			}
+			if ok == want {
+				found = want
+				return errStop
+			}
+			return nil
+		})
+		if err != nil && err != errStop {
+			return false, err
+		}
+		return found, nil
+	}
+	return false, fmt.Errorf("cannot evaluate %s", f.Kind)
+}
+
+// why names the first literal of a conjunction that fails, for messages.
+func (v *verifier) why(f *hddl.Formula, b []int32, at int) string {
+	if f == nil {
+		return ""
+	}
+	subs := []*hddl.Formula{f}
+	if f.Kind == hddl.FAnd {
+		subs = f.Subs
+	}
+	for _, s := range subs {
+		if ok, err := v.holds(s, b, at); err == nil && !ok {
+			return ": " + v.formulaString(s, b) + " is false"
+		}
+	}
+	return ""
+}
+
+func (v *verifier) formulaString(f *hddl.Formula, b []int32) string {
+	term := func(t hddl.Term) string {
+		switch {
+		case !t.IsVar():
+			return v.p.Objects[t.Obj()].Name
+		case b != nil && t.Var() < len(b) && b[t.Var()] >= 0:
+			return v.p.Objects[b[t.Var()]].Name
+		}
+		return v.scope[t.Var()].Name
+	}
+	switch f.Kind {
+	case hddl.FAtom, hddl.FEqual:
+		name := "="
+		if f.Kind == hddl.FAtom {
+			name = v.d.Predicates[f.Pred].Name
+		}
+		parts := []string{name}
+		for _, a := range f.Args {
+			parts = append(parts, term(a))
+		}
+		return "(" + strings.Join(parts, " ") + ")"
+	case hddl.FNot:
+		return "(not " + v.formulaString(f.Subs[0], b) + ")"
+	}
+	return "(" + f.Kind.String() + " ...)"
+}
+
+// satisfy finds values for the method variables the plan left unbound such
+// that the precondition holds in state at: positive atoms of the top-level
+// conjunction are matched against the atoms true in the state, and only a
+// variable that no such atom mentions is tried over its type.
+func (v *verifier) satisfy(f *hddl.Formula, b []int32, at int) (bool, error) {
+	if f == nil {
+		return true, nil
+	}
+	var conj []*hddl.Formula
+	var flatten func(*hddl.Formula)
+	flatten = func(g *hddl.Formula) {
+		if g.Kind == hddl.FAnd {
+			for _, s := range g.Subs {
+				flatten(s)
+			}
+			return
+		}
+		conj = append(conj, g)
+	}
+	flatten(f)
+	unbound := func(g *hddl.Formula) int {
+		n := 0
+		for _, t := range g.Args {
+			if t.IsVar() && b[t.Var()] < 0 {
+				n++
+			}
+		}
+		return n
+	}
+	s := v.states[at]
+	var rec func() (bool, error)
+	rec = func() (bool, error) {
+		// the positive atom with the fewest candidates binds next
+		var best *hddl.Formula
+		bestN := -1
+		for _, g := range conj {
+			if g.Kind != hddl.FAtom || unbound(g) == 0 {
+				continue
+			}
+			if n := len(v.byPred[g.Pred]); bestN < 0 || n < bestN {
+				best, bestN = g, n
+			}
+		}
+		if best == nil {
+			// variables no positive atom mentions: their types
+			for x := range b {
+				if b[x] < 0 && v.mentions(f, x) {
+					return v.tryType(x, b, func() (bool, error) { return rec() })
+				}
+			}
+			return v.holds(f, b, at)
+		}
+		for _, id := range v.byPred[best.Pred] {
+			if !has(s, id) {
+				continue
+			}
+			saved := append([]int32(nil), b...)
+			if unify(best.Args, v.atomArgs[id], b) && v.typesOK(best.Args, b) {
+				if ok, err := rec(); err != nil || ok {
+					return ok, err
+				}
+			}
+			copy(b, saved)
+		}
+		return false, nil
+	}
+	return rec()
+}
+
+func (v *verifier) typesOK(args []hddl.Term, b []int32) bool {
+	for _, t := range args {
+		if t.IsVar() && !v.d.IsSubtype(v.p.Objects[b[t.Var()]].Type, v.scope[t.Var()].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+func (v *verifier) tryType(x int, b []int32, fn func() (bool, error)) (bool, error) {
+	for _, o := range v.objectsOf(v.scope[x].Type) {
+		b[x] = int32(o)
+		if ok, err := fn(); err != nil || ok {
+			return ok, err
+		}
+	}
+	b[x] = -1
+	return false, nil
+}
+
+// mentions reports whether variable x occurs free in f.
+func (v *verifier) mentions(f *hddl.Formula, x int) bool {
+	for _, t := range f.Args {
+		if t.IsVar() && t.Var() == x {
+			return true
+		}
+	}
+	for _, q := range f.Vars {
+		if q == x {
+			return false
+		}
+	}
+	for _, s := range f.Subs {
+		if v.mentions(s, x) {
+			return true
+		}
+	}
+	return false
+}
