@@ -180,7 +180,7 @@ func (t *Task) Validate() error {
 				return fmt.Errorf("%s: task %d out of range", what, s)
 			}
 		}
-		if err := checkOrder(len(ts), order); err != nil {
+		if _, err := Linearize(len(ts), order); err != nil {
 			return fmt.Errorf("%s: %v", what, err)
 		}
 		return nil
@@ -230,40 +230,6 @@ func (t *Task) Validate() error {
 	}
 	if t.InitialTotal && !isChain(len(t.Initial), t.InitialOrder) {
 		return fmt.Errorf("initial network is marked total but its ordering is not the chain")
-	}
-	return nil
-}
-
-// checkOrder checks that order is over 0..n-1 and acyclic.
-func checkOrder(n int, order []Order) error {
-	succ := make([][]int32, n)
-	indeg := make([]int, n)
-	for _, o := range order {
-		if o.Before < 0 || int(o.Before) >= n || o.After < 0 || int(o.After) >= n || o.Before == o.After {
-			return fmt.Errorf("ordering %d<%d out of range", o.Before, o.After)
-		}
-		succ[o.Before] = append(succ[o.Before], o.After)
-		indeg[o.After]++
-	}
-	var ready []int32
-	for i := 0; i < n; i++ {
-		if indeg[i] == 0 {
-			ready = append(ready, int32(i))
-		}
-	}
-	seen := 0
-	for len(ready) > 0 {
-		x := ready[len(ready)-1]
-		ready = ready[:len(ready)-1]
-		seen++
-		for _, y := range succ[x] {
-			if indeg[y]--; indeg[y] == 0 {
-				ready = append(ready, y)
-			}
-		}
-	}
-	if seen < n {
-		return fmt.Errorf("cyclic ordering")
 	}
 	return nil
 }

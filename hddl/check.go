@@ -177,7 +177,7 @@ func (c *checker) clash(id *ident, kind string) bool {
 }
 
 func sectionName(s section) string {
-	switch s.(type) {
+	switch s := s.(type) {
 	case *requirementsSection:
 		return ":requirements"
 	case *typesSection:
@@ -191,7 +191,7 @@ func sectionName(s section) string {
 	case *domainRefSection:
 		return ":domain"
 	case *taskSection:
-		return strings.ToLower(s.(*taskSection).Kind)
+		return strings.ToLower(s.Kind)
 	case *htnSection:
 		return ":htn"
 	case *initSection:
@@ -199,7 +199,7 @@ func sectionName(s section) string {
 	case *goalSection:
 		return ":goal"
 	case *unknownSection:
-		return s.(*unknownSection).Key.Value
+		return s.Key.Value
 	}
 	return "?"
 }

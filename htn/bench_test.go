@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/sudoku"
 )
@@ -12,6 +13,7 @@ import (
 // once, outside the loop) and reports the nodes expanded.
 func benchSolve(b *testing.B, line string, style sudoku.Style, opt htn.Options) {
 	_, task := sudokuTask(b, line, style)
+	task = ground.FoldTests(task).Task
 	b.ReportAllocs()
 	var nodes int64
 	for b.Loop() {
@@ -26,26 +28,26 @@ func benchSolve(b *testing.B, line string, style sudoku.Style, opt htn.Options) 
 
 // The paper's puzzle in its own (ordered) network and in the unordered one.
 func BenchmarkSolvePaperOrdered(b *testing.B) {
-	benchSolve(b, paperPuzzle, sudoku.Ordered, htn.DefaultOptions())
+	benchSolve(b, paperPuzzle, sudoku.Ordered, htn.Options{})
 }
 
 func BenchmarkSolvePaperUnordered(b *testing.B) {
-	benchSolve(b, paperPuzzle, sudoku.Unordered, htn.DefaultOptions())
+	benchSolve(b, paperPuzzle, sudoku.Unordered, htn.Options{})
 }
 
 // A hard 9×9 with each acceleration on and then off, measured in one run
 // so the ratios can be read off directly.
 func BenchmarkSolveHard(b *testing.B) {
-	base := htn.DefaultOptions()
+	base := htn.Options{}
 	for _, c := range []struct {
 		name   string
 		change func(*htn.Options)
 	}{
 		{"all", func(*htn.Options) {}},
-		{"no-groups", func(o *htn.Options) { o.Groups = false }},
-		{"no-mrv", func(o *htn.Options) { o.MRV = false }},
-		{"no-conflicts", func(o *htn.Options) { o.Conflicts = false }},
-		{"no-restarts", func(o *htn.Options) { o.Restarts = false }},
+		{"no-groups", func(o *htn.Options) { o.NoGroups = true }},
+		{"no-mrv", func(o *htn.Options) { o.NoMRV = true }},
+		{"no-conflicts", func(o *htn.Options) { o.NoConflicts = true }},
+		{"no-restarts", func(o *htn.Options) { o.NoRestarts = true }},
 	} {
 		o := base
 		c.change(&o)

@@ -253,7 +253,7 @@ func (b *bfs) successors(n *bnode) []*bnode {
 			continue
 		}
 		sm := &v.meths[e.id]
-		if holdsIn(n.state, sm.pre, sm.negPre) {
+		if holdsIn(n.state, sm.Pre, sm.NegPre) {
 			return []*bnode{b.apply(n, i)}
 		}
 		if !b.opt.CompletePO {
@@ -284,11 +284,11 @@ func (b *bfs) successors(n *bnode) []*bnode {
 		ci, cb := nm(i), nm(best)
 		bi, bb := net.ents[i].batch, net.ents[best].batch
 		switch {
-		case b.opt.Focus && ci > 1 && cb > 1 && bi != bb:
+		case !b.opt.NoFocus && ci > 1 && cb > 1 && bi != bb:
 			if bi > bb {
 				best = i
 			}
-		case !b.opt.MRV || ci < cb:
+		case b.opt.NoMRV || ci < cb:
 			best = i
 		}
 	}
@@ -334,19 +334,19 @@ func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 	net := &bnet{}
 	net.ents = append(append(net.ents, n.net.ents[:i]...), n.net.ents[i+1:]...)
 	check := int32(-1)
-	if len(sm.pre)+len(sm.negPre) > 0 {
+	if len(sm.Pre)+len(sm.NegPre) > 0 {
 		check = uid
 		net.ents = append(net.ents, bent{uid: uid, kind: nodeCheck, id: m})
 		uid++
 	}
 	base := uid
-	for _, s := range sm.subtasks {
+	for _, s := range sm.Subtasks {
 		net.ents = append(net.ents, bent{uid: uid, kind: nodeTask, id: int32(s), batch: c.first})
 		uid++
 	}
-	k := int32(len(sm.subtasks))
+	k := int32(len(sm.Subtasks))
 	hasSucc := make([]bool, k)
-	for _, o := range sm.ordering {
+	for _, o := range sm.Ordering {
 		net.edges = append(net.edges, [2]int32{base + o.Before, base + o.After})
 		hasSucc[o.Before] = true
 	}
@@ -407,19 +407,19 @@ func (b *bfs) solution(goal *bnode) *ground.Solution {
 		}
 		sm := &b.v.meths[n.method]
 		uid := n.first
-		if len(sm.pre)+len(sm.negPre) > 0 {
+		if len(sm.Pre)+len(sm.NegPre) > 0 {
 			kinds[uid] = bent{kind: nodeCheck}
 			uid++
 		}
 		var kids []int32
-		for _, s := range sm.subtasks {
+		for _, s := range sm.Subtasks {
 			tree[uid] = int32(len(sol.Nodes))
 			sol.Nodes = append(sol.Nodes, ground.SolNode{Task: s, Method: -1})
 			kinds[uid] = bent{kind: nodeTask}
 			kids = append(kids, tree[uid])
 			uid++
 		}
-		attach(b.v, sol, tree[n.uid], n.method, kids)
+		attach(sol, tree[n.uid], n.method, kids)
 	}
 	return sol
 }

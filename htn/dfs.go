@@ -90,9 +90,16 @@ type dfs struct {
 	// the task with the fewest live methods per weight (dom/wdeg in CSP
 	// terms). The weights are kept across restarts.
 	weight []int64
+	hooks  dfsHooks
 }
 
-var errStop = errors.New("stop")
+// dfsHooks, set by tests, see every search node, every undone step and
+// the search after each restart, to check invariants.
+type dfsHooks struct {
+	check   func(*dfs)
+	undo    func(*dfs, step)
+	restart func(*dfs)
+}
 
 // errRestart ends a depth-first run that used up its node budget.
 var errRestart = errors.New("restart")
@@ -171,7 +178,7 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
 		s.incPreds(o.After)
 	}
 	// what the initial state already rules out
-	if opt.DeadEnds {
+	if !opt.NoDeadEnds {
 		for f := 0; f < v.nFacts; f++ {
 			fid := ground.FactID(f)
 			if s.has(fid) {
@@ -182,18 +189,18 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
 		}
 	}
 	s.trail = s.trail[:0] // the initial kills are never undone
-	if opt.Groups && opt.DeadEnds && !opt.CompletePO {
+	if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
 		s.groups = newGroupState(s)
 	}
 	if v.recursive {
 		s.visited = map[string]struct{}{}
 	}
-	if opt.MRV && opt.Conflicts {
+	if !opt.NoMRV && !opt.NoConflicts {
 		s.weight = make([]int64, len(t.Compounds))
 		if s.groups != nil {
 			s.groups.onZero = func(p int32) {
 				for _, m := range s.groups.pairMeths[p] {
-					s.weight[int(s.v.meths[m].task)-s.v.nA]++
+					s.weight[int(s.v.meths[m].Task)-s.v.nA]++
 				}
 			}
 		}
@@ -287,10 +294,10 @@ func (s *dfs) killMethod(m int32) {
 		s.groups.killed(s, m)
 	}
 	s.deadEnd += int(s.checkIn[m])
-	c := int(s.v.meths[m].task) - s.v.nA
+	c := int(s.v.meths[m].Task) - s.v.nA
 	s.count[c]--
 	if s.count[c] == 0 {
-		s.taskDied(s.v.meths[m].task)
+		s.taskDied(s.v.meths[m].Task)
 	}
 }
 
@@ -319,9 +326,9 @@ func (s *dfs) undoTrail(n int) {
 		r := s.trail[len(s.trail)-1]
 		s.trail = s.trail[:len(s.trail)-1]
 		if r >= 0 {
-			c := int(s.v.meths[r].task) - s.v.nA
+			c := int(s.v.meths[r].Task) - s.v.nA
 			if s.count[c] == 0 {
-				s.deadEnd -= int(s.inNet[s.v.meths[r].task])
+				s.deadEnd -= int(s.inNet[s.v.meths[r].Task])
 			}
 			s.count[c]++
 			s.methDead[r] = false
@@ -357,7 +364,7 @@ func (s *dfs) apply(n int32) {
 				st.changed = append(st.changed, f)
 			}
 		}
-		if s.opt.DeadEnds {
+		if !s.opt.NoDeadEnds {
 			for _, f := range st.changed {
 				if s.has(f) {
 					if s.v.neverDel[f] {
@@ -388,16 +395,16 @@ func (s *dfs) decompose(n int32, m int32) {
 	s.removeNode(n)
 	first := int32(len(s.nodes))
 	check := int32(-1)
-	if len(sm.pre)+len(sm.negPre) > 0 {
+	if len(sm.Pre)+len(sm.NegPre) > 0 {
 		check = s.addNode(nodeCheck, m)
 	}
 	base := int32(len(s.nodes))
-	for _, t := range sm.subtasks {
+	for _, t := range sm.Subtasks {
 		s.nodes[s.addNode(nodeTask, int32(t))].batch = first
 	}
-	k := int32(len(sm.subtasks))
+	k := int32(len(sm.Subtasks))
 	hasSucc := make([]bool, k)
-	for _, o := range sm.ordering {
+	for _, o := range sm.Ordering {
 		s.nodes[base+o.Before].succ = append(s.nodes[base+o.Before].succ, base+o.After)
 		s.incPreds(base + o.After)
 		hasSucc[o.Before] = true
@@ -445,8 +452,8 @@ func (s *dfs) undo() {
 			s.flip(f)
 		}
 		s.undoTrail(st.trail)
-		if undoHook != nil {
-			undoHook(s, st)
+		if s.hooks.undo != nil {
+			s.hooks.undo(s, st)
 		}
 		return
 	}
@@ -472,8 +479,8 @@ func (s *dfs) undo() {
 	if s.groups != nil {
 		s.groups.decide(s, st.method, false)
 	}
-	if undoHook != nil {
-		undoHook(s, st)
+	if s.hooks.undo != nil {
+		s.hooks.undo(s, st)
 	}
 }
 
@@ -509,16 +516,9 @@ func (s *dfs) visitedBefore() bool {
 	return false
 }
 
-// checkHook and undoHook, when set (by tests), see every search node and
-// every undone step, to check invariants.
-var (
-	checkHook func(*dfs)
-	undoHook  func(*dfs, step)
-)
-
 func (s *dfs) search() (bool, error) {
-	if checkHook != nil {
-		checkHook(s)
+	if s.hooks.check != nil {
+		s.hooks.check(s)
 	}
 	s.stats.Nodes++
 	if s.limit > 0 && s.stats.Nodes >= s.limit {
@@ -555,7 +555,7 @@ func (s *dfs) search() (bool, error) {
 		switch {
 		case nd.kind == nodeCheck:
 			sm := &s.v.meths[nd.id]
-			if s.holds(sm.pre, sm.negPre) {
+			if s.holds(sm.Pre, sm.NegPre) {
 				s.apply(n)
 				if ok, err := s.search(); ok || err != nil {
 					return ok, err
@@ -584,7 +584,7 @@ func (s *dfs) search() (bool, error) {
 			case s.weight != nil:
 				w += s.weight[ci]
 			}
-			if best >= 0 && s.opt.Focus && c > 1 && bestN > 1 && nd.batch != s.nodes[best].batch {
+			if best >= 0 && !s.opt.NoFocus && c > 1 && bestN > 1 && nd.batch != s.nodes[best].batch {
 				// both have a choice: the later decomposition goes first
 				if nd.batch > s.nodes[best].batch {
 					best, bestN, bestW, ties = n, c, w, 1
@@ -594,16 +594,16 @@ func (s *dfs) search() (bool, error) {
 			// compare c/w with bestN/bestW
 			lhs, rhs := int64(c)*bestW, int64(bestN)*w
 			switch {
-			case best < 0, s.opt.MRV && lhs < rhs:
+			case best < 0, !s.opt.NoMRV && lhs < rhs:
 				best, bestN, bestW, ties = n, c, w, 1
-			case s.opt.MRV && lhs == rhs && s.rng != nil:
+			case !s.opt.NoMRV && lhs == rhs && s.rng != nil:
 				ties++
 				if s.rng.IntN(ties) == 0 {
 					best = n
 				}
-			case s.opt.MRV && lhs == rhs && n < best:
+			case !s.opt.NoMRV && lhs == rhs && n < best:
 				best = n
-			case !s.opt.MRV && n > best:
+			case s.opt.NoMRV && n > best:
 				best = n
 			}
 		}

@@ -14,7 +14,8 @@ import (
 // Plan the paper's puzzle with the progression search, check the plan
 // with the verifier and print some of it in the IPC 2020 format: the
 // action that fills the first blank, and the method that chose it, whose
-// three checks are folded tests with no actions of their own.
+// three checks are pure tests with no actions of their own (folded into
+// the method's precondition for the search, and put back in the plan).
 func ExampleSolve() {
 	_, p, err := hddl.Load("../domains/sudoku.hddl", "../testdata/sudoku/paper-ordered.hddl")
 	if err != nil {
@@ -26,15 +27,16 @@ func ExampleSolve() {
 		fmt.Println(err)
 		return
 	}
-	sol, _, err := htn.Solve(context.Background(), t, htn.DefaultOptions())
+	folded := ground.FoldTests(t)
+	sol, _, err := htn.Solve(context.Background(), folded.Task, htn.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	plan := sol.ToPlan(t)
-	fmt.Println(plan.Length(), "actions; verified:", verify.Verify(p, plan) == nil)
+	pl := folded.Unfold(sol).ToPlan(t)
+	fmt.Println(pl.Length(), "actions; verified:", verify.Verify(p, pl) == nil)
 	// the first action, and the decomposition of the task that put it there
-	lines := strings.Split(plan.String(), "\n")
+	lines := strings.Split(pl.String(), "\n")
 	fmt.Println(strings.Join(lines[:2], "\n"))
 	for i, l := range lines {
 		if strings.HasPrefix(l, "root ") {

@@ -155,7 +155,7 @@ func (gs *groupState) taken(m int32) bool {
 
 // killed and revived follow the liveness of a method.
 func (gs *groupState) killed(s *dfs, m int32) {
-	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].task] {
+	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].Task] {
 		for _, p := range ps {
 			gs.dec(p)
 		}
@@ -163,7 +163,7 @@ func (gs *groupState) killed(s *dfs, m int32) {
 }
 
 func (gs *groupState) revived(s *dfs, m int32) {
-	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].task] {
+	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].Task] {
 		for _, p := range ps {
 			gs.inc(p)
 		}
@@ -172,7 +172,7 @@ func (gs *groupState) revived(s *dfs, m int32) {
 
 // decide records that a choice task takes method m (on=true), or undoes it.
 func (gs *groupState) decide(s *dfs, m int32, on bool) {
-	task := s.v.meths[m].task
+	task := s.v.meths[m].Task
 	if gs.node[task] < 0 || len(gs.methPairs[m]) == 0 {
 		return
 	}
@@ -211,7 +211,7 @@ func (gs *groupState) forcedMove(s *dfs) (int32, int32, bool) {
 	for _, p := range gs.forced {
 		if bestP < 0 || p < bestP {
 			for _, m := range gs.pairMeths[p] {
-				task := s.v.meths[m].task
+				task := s.v.meths[m].Task
 				if s.methDead[m] || gs.decided[task] || gs.taken(m) {
 					continue
 				}
@@ -226,7 +226,7 @@ func (gs *groupState) forcedMove(s *dfs) (int32, int32, bool) {
 		return 0, 0, false
 	}
 	for _, m := range gs.pairMeths[bestP] {
-		task := s.v.meths[m].task
+		task := s.v.meths[m].Task
 		if !s.methDead[m] && !gs.decided[task] && !gs.taken(m) {
 			return gs.node[task], m, true
 		}

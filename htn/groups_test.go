@@ -16,7 +16,7 @@ func (gs *groupState) check(s *dfs) string {
 		c := int32(0)
 		used := int32(0)
 		for _, m := range ms {
-			task := s.v.meths[m].task
+			task := s.v.meths[m].Task
 			n := gs.node[task]
 			undecided := s.nodes[n].alive
 			if undecided && !s.methDead[m] {
@@ -76,8 +76,8 @@ func TestGroupsInvariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := DefaultOptions()
-	v := newView(task, o.Fold)
+	o := Options{RestartBudget: 300}
+	v := newView(ground.FoldTests(task).Task)
 	st := &Stats{}
 	s := newDFS(context.Background(), v, o, st)
 	if s.groups == nil {
@@ -86,25 +86,22 @@ func TestGroupsInvariant(t *testing.T) {
 	if msg := s.groups.check(s); msg != "" {
 		t.Fatal("at the root:", msg)
 	}
-	checkHook = func(s *dfs) {
+	s.hooks.check = func(s *dfs) {
 		if msg := s.groups.check(s); msg != "" {
 			t.Fatalf("after %d nodes, path %d: %s", s.stats.Nodes, len(s.path), msg)
 		}
 	}
-	undoHook = func(s *dfs, _ step) {
+	s.hooks.undo = func(s *dfs, _ step) {
 		if msg := s.groups.check(s); msg != "" {
 			t.Fatalf("after an undo at %d nodes: %s", s.stats.Nodes, msg)
 		}
 	}
 	start := snapshot(s)
-	restartHook = func(s *dfs) {
+	s.hooks.restart = func(s *dfs) {
 		if got := snapshot(s); got != start {
 			t.Fatalf("restart %d does not restore the start", s.stats.Restarts+1)
 		}
 	}
-	saved := firstBudget
-	firstBudget = 300
-	defer func() { checkHook, undoHook, restartHook, firstBudget = nil, nil, nil, saved }()
 	ok, err := s.runWithRestarts()
 	if !ok || err != nil {
 		t.Fatalf("no plan: %v", err)

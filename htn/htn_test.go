@@ -24,14 +24,22 @@ const (
 
 var sudokuTask = testutil.SudokuTask
 
-// solveAndVerify solves, writes the plan, reads it back and verifies it.
+// solveAndVerify solves the task with its pure tests folded, writes the
+// plan, reads it back and verifies it.
 func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt htn.Options) (*plan.Plan, *htn.Stats) {
 	t.Helper()
-	sol, st, err := htn.Solve(context.Background(), task, opt)
+	return solveFolding(t, p, ground.FoldTests(task), opt)
+}
+
+// solveFolding solves f.Task and verifies the plan of the unfolded
+// solution.
+func solveFolding(t testing.TB, p *hddl.Problem, f *ground.Folding, opt htn.Options) (*plan.Plan, *htn.Stats) {
+	t.Helper()
+	sol, st, err := htn.Solve(context.Background(), f.Task, opt)
 	if err != nil {
 		t.Fatalf("solve: %v", err)
 	}
-	pl, err := plan.Read(strings.NewReader(sol.ToPlan(task).String()))
+	pl, err := plan.Read(strings.NewReader(f.Unfold(sol).ToPlan(f.Orig).String()))
 	if err != nil {
 		t.Fatalf("reading the written plan: %v", err)
 	}
@@ -62,7 +70,7 @@ func TestSudokuBothStyles(t *testing.T) {
 	for _, line := range []string{paperPuzzle, hardPuzzle} {
 		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
 			p, task := sudokuTask(t, line, style)
-			pl, st := solveAndVerify(t, p, task, htn.DefaultOptions())
+			pl, st := solveAndVerify(t, p, task, htn.Options{})
 			g := gridOf(t, line, pl)
 			if !g.IsSolved() {
 				t.Errorf("%s: the plan's grid is not solved:\n%s", style, g)
@@ -76,16 +84,19 @@ func TestSudokuBothStyles(t *testing.T) {
 // configuration must still find a verified plan.
 func TestOptionsAllFindPlans(t *testing.T) {
 	p, task := sudokuTask(t, paperPuzzle, sudoku.Unordered)
-	base := htn.DefaultOptions()
-	base.MaxNodes = 2_000_000
+	base := htn.Options{MaxNodes: 2_000_000}
+	t.Run("no-fold", func(t *testing.T) {
+		solveFolding(t, p, ground.NoFolding(task), base)
+	})
 	for name, change := range map[string]func(*htn.Options){
 		"default":     func(*htn.Options) {},
-		"no-fold":     func(o *htn.Options) { o.Fold = false },
-		"no-mrv":      func(o *htn.Options) { o.MRV = false },
-		"no-deadend":  func(o *htn.Options) { o.DeadEnds = false },
-		"no-groups":   func(o *htn.Options) { o.Groups = false },
-		"no-restart":  func(o *htn.Options) { o.Restarts = false },
-		"no-conflict": func(o *htn.Options) { o.Conflicts = false },
+		"no-mrv":      func(o *htn.Options) { o.NoMRV = true },
+		"no-deadend":  func(o *htn.Options) { o.NoDeadEnds = true },
+		"no-groups":   func(o *htn.Options) { o.NoGroups = true },
+		"no-restart":  func(o *htn.Options) { o.NoRestarts = true },
+		"no-conflict": func(o *htn.Options) { o.NoConflicts = true },
+		"no-focus":    func(o *htn.Options) { o.NoFocus = true },
+		"complete-po": func(o *htn.Options) { o.CompletePO = true },
 		"seed":        func(o *htn.Options) { o.Seed = 42 },
 		"gbfs":        func(o *htn.Options) { o.Search = htn.GBFS },
 		"astar":       func(o *htn.Options) { o.Search = htn.AStar },
@@ -107,7 +118,7 @@ func TestOptionsAllFindPlans(t *testing.T) {
 func TestSplitMethodsPlan(t *testing.T) {
 	p, task := testutil.LoadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
 	for _, search := range []htn.Search{htn.DFS, htn.GBFS, htn.AStar} {
-		o := htn.DefaultOptions()
+		o := htn.Options{}
 		o.Search = search
 		pl, _ := solveAndVerify(t, p, task, o)
 		if len(pl.Actions) != 6 || len(pl.Decomps) != 2 {
@@ -131,7 +142,7 @@ func TestRCHeuristic(t *testing.T) {
 	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "genericLinearProblem_depth04.hddl"))
 	nodes := map[htn.Heuristic]int64{}
 	for _, h := range []htn.Heuristic{htn.HeurRC, htn.HeurTDG} {
-		o := htn.DefaultOptions()
+		o := htn.Options{}
 		o.Search, o.Heuristic, o.MaxNodes = htn.GBFS, h, 2_000_000
 		_, st := solveAndVerify(t, p, task, o)
 		nodes[h] = st.Nodes
@@ -152,18 +163,18 @@ func TestRCHeuristic(t *testing.T) {
 func TestFocus(t *testing.T) {
 	dir := testutil.IPCDir(t, "partial-order", "Barman-BDI")
 	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "pfile05.hddl"))
-	o := htn.DefaultOptions()
+	o := htn.Options{}
 	o.MaxNodes = 500_000
 	_, st := solveAndVerify(t, p, task, o)
 	if st.Nodes > 5000 {
 		t.Errorf("pfile05 with Focus: %d nodes, want at most 5,000", st.Nodes)
 	}
-	o.Focus = false
-	if _, _, err := htn.Solve(context.Background(), task, o); err != htn.ErrNodeLimit {
+	o.NoFocus = true
+	if _, _, err := htn.Solve(context.Background(), ground.FoldTests(task).Task, o); err != htn.ErrNodeLimit {
 		t.Errorf("pfile05 without Focus: %v, want the node limit", err)
 	}
 	p, task = testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "pfile17.hddl"))
-	o = htn.DefaultOptions()
+	o = htn.Options{}
 	o.MaxNodes = 1_000_000
 	_, st = solveAndVerify(t, p, task, o)
 	t.Logf("pfile17: %d nodes, %d restarts", st.Nodes, st.Restarts)

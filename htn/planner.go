@@ -68,58 +68,57 @@ func ParseHeuristic(s string) (Heuristic, error) {
 	return 0, fmt.Errorf("unknown heuristic %q (want auto, tdg or rc)", s)
 }
 
-// Options configure the progression planner. The accelerations can be
-// switched off one by one to measure what each is worth.
+// Options configure the progression planner. The zero value is the
+// default: automatic search and heuristic, every acceleration on. Each
+// acceleration can be switched off to measure what it is worth.
 type Options struct {
 	Search    Search
 	Heuristic Heuristic // for GBFS and A*
-	// Fold folds pure tests (compound tasks whose only method has no
-	// subtasks) into the preconditions of the methods that use them.
-	Fold bool
-	// MRV decomposes, among the unconstrained compound tasks of a
-	// partially ordered network, the one with the fewest live methods.
-	MRV bool
-	// Focus decomposes, in a partially ordered network, the compound
-	// tasks of the latest decomposition before older ones (MRV choosing
-	// among them), so that the search carries a method through before it
-	// interleaves it with another task's; tasks left with one method are
-	// still decomposed first wherever they are.
-	Focus bool
-	// Conflicts weighs MRV by the dead ends each task took part in: the
-	// task with the fewest live methods per conflict goes first, so the
-	// search turns early to the parts of the problem where it failed.
-	Conflicts bool
-	// DeadEnds tracks methods and actions whose preconditions can never
-	// hold again (a fact no action deletes is true, or one no action adds
-	// is false) and backtracks as soon as a task of the network is left
-	// without a live method.
-	DeadEnds bool
-	// Groups uses the choice groups of the task (ground.ChoiceGroup): a
-	// value that no task of a group can take any more is a dead end, and a
-	// value that one task alone can take decides that task. It needs
-	// DeadEnds and is off in complete mode.
-	Groups bool
+	// NoMRV decomposes, among the unconstrained compound tasks of a
+	// partially ordered network, the last one instead of the one with the
+	// fewest live methods (the most constrained).
+	NoMRV bool
+	// NoFocus turns off Focus, which decomposes, in a partially ordered
+	// network, the compound tasks of the latest decomposition before older
+	// ones (MRV choosing among them), so that the search carries a method
+	// through before it interleaves it with another task's; tasks left
+	// with one method are still decomposed first wherever they are.
+	NoFocus bool
+	// NoConflicts turns off the conflict weights, which weigh MRV by the
+	// dead ends each task took part in: the task with the fewest live
+	// methods per conflict goes first, so the search turns early to the
+	// parts of the problem where it failed.
+	NoConflicts bool
+	// NoDeadEnds turns off the tracking of methods and actions whose
+	// preconditions can never hold again (a fact no action deletes is
+	// true, or one no action adds is false), which backtracks as soon as a
+	// task of the network is left without a live method.
+	NoDeadEnds bool
+	// NoGroups ignores the choice groups of the task (ground.ChoiceGroup):
+	// a value that no task of a group can take any more is a dead end, and
+	// a value that one task alone can take decides that task. Groups need
+	// the dead-end tracking and are off in complete mode.
+	NoGroups bool
 	// CompletePO also tries, in partially ordered networks, decomposing a
 	// compound task before the applicable primitive ones (complete but
 	// slower). By default primitive tasks that can run, run first.
 	CompletePO bool
-	// Restarts makes the depth-first search of a partially ordered
-	// problem start over, with ties broken at random, each time it has
-	// spent a growing node budget: a wrong early choice then costs one
-	// budget instead of its whole subtree (the heavy tail of backtracking
-	// search), and the conflict weights learnt so far steer the next run.
-	// The first run keeps the plain order and the budgets grow
-	// geometrically, so the search stays complete and deterministic (the
-	// random sequence is fixed by Seed).
-	Restarts bool
-	Seed     uint64
+	// NoRestarts turns off restarts, which make the depth-first search of
+	// a partially ordered problem start over, with ties broken at random,
+	// each time it has spent a growing node budget: a wrong early choice
+	// then costs one budget instead of its whole subtree (the heavy tail
+	// of backtracking search), and the conflict weights learnt so far
+	// steer the next run. The first run keeps the plain order and the
+	// budgets grow geometrically, so the search stays complete and
+	// deterministic (the random sequence is fixed by Seed).
+	NoRestarts bool
+	Seed       uint64
+	// RestartBudget is the node budget of the first depth-first run
+	// before a restart (0: 2,000); each next run gets budgetGrowth times
+	// more.
+	RestartBudget int64
 	// MaxNodes bounds the search nodes (0: no bound).
 	MaxNodes int64
-}
-
-// DefaultOptions has every acceleration on.
-func DefaultOptions() Options {
-	return Options{Search: Auto, Fold: true, MRV: true, Focus: true, DeadEnds: true, Groups: true, Conflicts: true, Restarts: true}
 }
 
 // Stats describe a search.
@@ -148,7 +147,7 @@ var (
 // Solve searches for a plan of t by progression.
 func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, *Stats, error) {
 	start := time.Now()
-	v := newView(t, opt.Fold)
+	v := newView(t)
 	search := opt.Search
 	if search == Auto {
 		search = DFS
@@ -171,7 +170,7 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 		if !ok {
 			return nil, ErrNoPlan
 		}
-		return solutionFromPath(v, len(t.Initial), s.nodes, s.path), nil
+		return solutionFromPath(len(t.Initial), s.nodes, s.path), nil
 	}
 	sol, err := run(opt)
 	if errors.Is(err, ErrNoPlan) && !v.total && !opt.CompletePO {
@@ -185,17 +184,13 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 	return sol, stats, err
 }
 
-// Restart budgets: the first run gets firstBudget nodes, each next one
-// budgetGrowth times more. (A variable so that tests can restart often.)
-var firstBudget = 2000
-
+// Restart budgets: the first run gets Options.RestartBudget nodes
+// (defaultBudget if zero), each next one budgetGrowth times more.
 const (
+	defaultBudget = 2000
 	budgetGrowth  = 1.5
 	seedIncrement = 0x9E3779B97F4A7C15
 )
-
-// restartHook, when set (by tests), sees the search after each unwinding.
-var restartHook func(*dfs)
 
 // runWithRestarts runs the depth-first search, starting over after each
 // budget when Options.Restarts is set and the problem has partial orders.
@@ -204,10 +199,13 @@ var restartHook func(*dfs)
 // work than it saves (measured on Sudoku with the paper's ordered
 // network: the median time doubles).
 func (s *dfs) runWithRestarts() (bool, error) {
-	if !s.opt.Restarts || s.v.total {
+	if s.opt.NoRestarts || s.v.total {
 		return s.search()
 	}
-	budget := float64(firstBudget)
+	budget := float64(defaultBudget)
+	if s.opt.RestartBudget > 0 {
+		budget = float64(s.opt.RestartBudget)
+	}
 	seed := s.opt.Seed
 	for {
 		s.limit = s.stats.Nodes + int64(budget)
@@ -221,8 +219,8 @@ func (s *dfs) runWithRestarts() (bool, error) {
 		if s.visited != nil {
 			clear(s.visited)
 		}
-		if restartHook != nil {
-			restartHook(s)
+		if s.hooks.restart != nil {
+			s.hooks.restart(s)
 		}
 		s.stats.Restarts++
 		seed += seedIncrement

@@ -53,7 +53,7 @@ func rcSize(v *view) int {
 		n += len(v.t.Actions[a].Pre)
 	}
 	for i := range v.meths {
-		n += len(v.meths[i].pre) + len(v.meths[i].subtasks)
+		n += len(v.meths[i].Pre) + len(v.meths[i].Subtasks)
 	}
 	return n
 }
@@ -90,14 +90,14 @@ func newRC(v *view) *rcHeuristic {
 	}
 	for i := range v.meths {
 		sm := &v.meths[i]
-		pre := make([]int32, 0, len(sm.pre)+len(sm.subtasks))
-		for _, f := range sm.pre {
+		pre := make([]int32, 0, len(sm.Pre)+len(sm.Subtasks))
+		for _, f := range sm.Pre {
 			pre = append(pre, int32(f))
 		}
-		for _, s := range sm.subtasks {
+		for _, s := range sm.Subtasks {
 			pre = append(pre, int32(r.nF+int(s)))
 		}
-		add(pre, []int32{int32(r.nF + int(sm.task))}, 0)
+		add(pre, []int32{int32(r.nF + int(sm.Task))}, 0)
 	}
 	r.cost = make([]int32, nodes)
 	r.cnt = make([]int32, len(r.opPre))
@@ -129,7 +129,7 @@ func (r *rcHeuristic) eval(state []uint64, net *bnet) int32 {
 		if e.kind == nodeTask {
 			mark(int32(r.nF) + e.id)
 		} else {
-			for _, f := range r.v.meths[e.id].pre {
+			for _, f := range r.v.meths[e.id].Pre {
 				mark(int32(f))
 			}
 		}
@@ -174,7 +174,7 @@ func (r *rcHeuristic) eval(state []uint64, net *bnet) int32 {
 		if e.kind == nodeTask {
 			h += int64(r.cost[int32(r.nF)+e.id])
 		} else {
-			for _, f := range r.v.meths[e.id].pre {
+			for _, f := range r.v.meths[e.id].Pre {
 				h += int64(r.cost[f])
 			}
 		}

@@ -3,10 +3,8 @@ package htn
 import "github.com/htnsat/htnsat/ground"
 
 // solutionFromPath builds the tree of a successful depth-first path:
-// network nodes become tree nodes, check nodes are dropped, and pure tests
-// that were folded into a method's precondition are restored as subtasks
-// with their only method.
-func solutionFromPath(v *view, initial int, nodes []netNode, path []step) *ground.Solution {
+// network nodes become tree nodes and check nodes are dropped.
+func solutionFromPath(initial int, nodes []netNode, path []step) *ground.Solution {
 	sol := &ground.Solution{}
 	tree := make([]int32, len(nodes)) // network node -> tree node
 	for i := range tree {
@@ -35,25 +33,14 @@ func solutionFromPath(v *view, initial int, nodes []netNode, path []step) *groun
 				kids = append(kids, node(i))
 			}
 		}
-		attach(v, sol, node(st.node), st.method, kids)
+		attach(sol, node(st.node), st.method, kids)
 	}
 	return sol
 }
 
-// attach records that tree node n is decomposed by search method m into
-// the given children (one per kept subtask), restoring folded tests.
-func attach(v *view, sol *ground.Solution, n int32, m int32, kids []int32) {
-	sm := &v.meths[m]
-	gm := &v.t.Methods[sm.orig]
-	children := make([]int32, len(gm.Subtasks))
-	for k, pos := range sm.keep {
-		children[pos] = kids[k]
-	}
-	for _, f := range sm.folded {
-		id := int32(len(sol.Nodes))
-		sol.Nodes = append(sol.Nodes, ground.SolNode{Task: f.task, Method: f.method})
-		children[f.pos] = id
-	}
-	sol.Nodes[n].Method = sm.orig
-	sol.Nodes[n].Children = children
+// attach records that tree node n is decomposed by method m into the
+// given children, in the method's subtask order.
+func attach(sol *ground.Solution, n int32, m int32, kids []int32) {
+	sol.Nodes[n].Method = ground.MethodID(m)
+	sol.Nodes[n].Children = kids
 }

@@ -15,15 +15,20 @@ func BenchmarkEncode(b *testing.B) {
 	for _, c := range []struct {
 		name, line string
 		opt        satenc.Options
+		noFold     bool
 	}{
-		{"paper", paperPuzzle, satenc.Options{}},
-		{"hard", hardPuzzle, satenc.Options{}},
-		{"hard-no-groups", hardPuzzle, satenc.Options{NoGroups: true}},
-		{"hard-no-fold", hardPuzzle, satenc.Options{NoFold: true}},
+		{"paper", paperPuzzle, satenc.Options{}, false},
+		{"hard", hardPuzzle, satenc.Options{}, false},
+		{"hard-no-groups", hardPuzzle, satenc.Options{NoGroups: true}, false},
+		{"hard-no-fold", hardPuzzle, satenc.Options{}, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			_, task := sudokuTask(b, c.line, sudoku.Unordered)
-			depth := satenc.DepthNeeded(task)
+			_, f := sudokuTask(b, c.line, sudoku.Unordered)
+			task := f.Task
+			if c.noFold {
+				task = f.Orig
+			}
+			depth := task.Depth()
 			b.ReportAllocs()
 			var enc *satenc.Encoding
 			for b.Loop() {
@@ -52,7 +57,7 @@ func BenchmarkSolve(b *testing.B) {
 			_, task := sudokuTask(b, c.line, sudoku.Unordered)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := satenc.Solve(context.Background(), task, satenc.Config{Options: c.opt}); err != nil {
+				if _, _, err := satenc.Solve(context.Background(), task.Task, satenc.Config{Options: c.opt}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -92,10 +92,6 @@ func (enc *Encoding) Decode(model []bool) (*ground.Solution, error) {
 		sol.Nodes = append(sol.Nodes, ground.SolNode{Task: tk, Method: m})
 		gm := &t.Methods[m]
 		children := make([]int32, len(gm.Subtasks))
-		for _, f := range enc.folded[m] {
-			children[f.pos] = int32(len(sol.Nodes))
-			sol.Nodes = append(sol.Nodes, ground.SolNode{Task: f.task, Method: f.method})
-		}
 		for i, si := range enc.order[m] {
 			c, err := visit(v.children[i])
 			if err != nil {

@@ -69,22 +69,10 @@ type Encoding struct {
 	steps    []int32 // vertex of each step
 	factVars [][]Var // per step 0..len(steps), per fact (shared when unchanged)
 	info     []varInfo
-	order    [][]int32 // per ground method: subtask indices in the order used, folded tests left out
-	folded   [][]fold  // per ground method: the pure tests folded into its precondition
-	pre      [][]ground.FactID
-	negPre   [][]ground.FactID
-	initial  []int // initial network indices in the order used
+	order    [][]int32 // per ground method: subtask indices in the order used
+	initial  []int     // initial network indices in the order used
 	sink     Sink
 	known    []int8 // per variable: +1 or -1 if a unit clause fixes it
-}
-
-// fold is a pure test (a compound task whose only method has no
-// subtasks) at the start of a method, whose precondition joins the
-// method's: it stands at the same step.
-type fold struct {
-	pos    int32
-	task   ground.TaskID
-	method ground.MethodID
 }
 
 // Options bound an encoding.
@@ -95,79 +83,6 @@ type Options struct {
 	// ground.ChoiceGroup): for every group and value, one of the group's
 	// methods binding that value is used.
 	NoGroups bool
-	// NoFold keeps pure tests as vertices of their own instead of folding
-	// their preconditions into the method that starts with them.
-	NoFold bool
-}
-
-// linearize returns an order of n items allowed by the ordering
-// (topological, smallest index first).
-func linearize(n int, order []ground.Order) []int {
-	succ := make([][]int32, n)
-	indeg := make([]int, n)
-	for _, o := range order {
-		succ[o.Before] = append(succ[o.Before], o.After)
-		indeg[o.After]++
-	}
-	var ready, out []int
-	for i := 0; i < n; i++ {
-		if indeg[i] == 0 {
-			ready = append(ready, i)
-		}
-	}
-	for len(ready) > 0 {
-		sort.Ints(ready)
-		x := ready[0]
-		ready = ready[1:]
-		out = append(out, x)
-		for _, y := range succ[x] {
-			if indeg[y]--; indeg[y] == 0 {
-				ready = append(ready, int(y))
-			}
-		}
-	}
-	return out
-}
-
-// DepthNeeded is the depth of the deepest decomposition of a task without
-// recursion, and -1 if tasks can decompose into themselves (then the
-// depth must be searched).
-func DepthNeeded(t *ground.Task) int {
-	nt := t.NumTasks()
-	depth := make([]int, nt)
-	state := make([]int8, nt)
-	var visit func(id ground.TaskID) int
-	cyclic := false
-	visit = func(id ground.TaskID) int {
-		if t.IsPrimitive(id) {
-			return 1
-		}
-		switch state[id] {
-		case 1:
-			cyclic = true
-			return 0
-		case 2:
-			return depth[id]
-		}
-		state[id] = 1
-		d := 1
-		for _, m := range t.Compound(id).Methods {
-			for _, s := range t.Methods[m].Subtasks {
-				d = max(d, 1+visit(s))
-			}
-		}
-		state[id] = 2
-		depth[id] = d
-		return d
-	}
-	d := 0
-	for _, id := range t.Initial {
-		d = max(d, visit(id))
-	}
-	if cyclic {
-		return -1
-	}
-	return d
 }
 
 type encoder struct {
@@ -231,8 +146,9 @@ func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Optio
 	e := &encoder{Encoding: &Encoding{t: t, Depth: depth, sink: sink}, opt: opt, ctx: ctx}
 	e.info = append(e.info, varInfo{}) // variable 0 does not exist
 	e.known = append(e.known, 0)
-	e.prepareMethods()
-	e.initial = linearize(len(t.Initial), t.InitialOrder)
+	if err := e.linearize(); err != nil {
+		return nil, err
+	}
 	if err := e.buildTree(); err != nil {
 		return nil, err
 	}
@@ -248,42 +164,34 @@ func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Optio
 	return e.Encoding, nil
 }
 
-// prepareMethods linearises every method and folds the pure tests it
-// starts with into its precondition.
-func (e *encoder) prepareMethods() {
+// linearize puts every method's subtasks and the initial network in one
+// order their orderings allow.
+func (e *encoder) linearize() error {
 	t := e.t
-	n := len(t.Methods)
-	e.order, e.folded = make([][]int32, n), make([][]fold, n)
-	e.pre, e.negPre = make([][]ground.FactID, n), make([][]ground.FactID, n)
-	test := func(id ground.TaskID) (ground.MethodID, bool) {
-		if t.IsPrimitive(id) {
-			return 0, false
-		}
-		c := t.Compound(id)
-		if len(c.Methods) != 1 || len(t.Methods[c.Methods[0]].Subtasks) != 0 {
-			return 0, false
-		}
-		return c.Methods[0], true
-	}
+	e.order = make([][]int32, len(t.Methods))
 	for i := range t.Methods {
 		m := &t.Methods[i]
-		pre := append([]ground.FactID(nil), m.Pre...)
-		neg := append([]ground.FactID(nil), m.NegPre...)
-		prefix := !e.opt.NoFold
-		for _, x := range linearize(len(m.Subtasks), m.Ordering) {
-			if prefix {
-				if tm, ok := test(m.Subtasks[x]); ok {
-					e.folded[i] = append(e.folded[i], fold{pos: int32(x), task: m.Subtasks[x], method: tm})
-					pre = append(pre, t.Methods[tm].Pre...)
-					neg = append(neg, t.Methods[tm].NegPre...)
-					continue
-				}
-				prefix = false
+		if m.Total {
+			e.order[i] = make([]int32, len(m.Subtasks))
+			for k := range e.order[i] {
+				e.order[i][k] = int32(k)
 			}
-			e.order[i] = append(e.order[i], int32(x))
+			continue
 		}
-		e.pre[i], e.negPre[i] = pre, neg
+		lin, err := ground.Linearize(len(m.Subtasks), m.Ordering)
+		if err != nil {
+			return fmt.Errorf("method %s: %w", t.MethodName(ground.MethodID(i)), err)
+		}
+		for _, k := range lin {
+			e.order[i] = append(e.order[i], int32(k))
+		}
 	}
+	var err error
+	e.initial, err = ground.Linearize(len(t.Initial), t.InitialOrder)
+	if err != nil {
+		return fmt.Errorf("initial network: %w", err)
+	}
+	return nil
 }
 
 // buildTree lays out the vertices depth first, so that steps come in plan
@@ -577,10 +485,10 @@ func (e *encoder) stepClauses() {
 		v := &e.verts[vi]
 		for k, m := range v.methods {
 			state := e.factVars[v.start]
-			for _, f := range e.pre[m] {
+			for _, f := range t.Methods[m].Pre {
 				e.add(v.methVar[k].Neg(), state[f].Pos())
 			}
-			for _, f := range e.negPre[m] {
+			for _, f := range t.Methods[m].NegPre {
 				e.add(v.methVar[k].Neg(), state[f].Neg())
 			}
 		}

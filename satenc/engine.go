@@ -40,19 +40,6 @@ type Stats struct {
 // ErrDepthLimit: no plan up to MaxDepth (it is plan.ErrDepthLimit).
 var ErrDepthLimit = plan.ErrDepthLimit
 
-// partialOrder reports whether any network of t is not totally ordered.
-func partialOrder(t *ground.Task) bool {
-	if !t.InitialTotal && len(t.Initial) > 1 {
-		return true
-	}
-	for i := range t.Methods {
-		if !t.Methods[i].Total && len(t.Methods[i].Subtasks) > 1 {
-			return true
-		}
-	}
-	return false
-}
-
 // Solve encodes t, solves the formula and decodes the plan, deepening the
 // decomposition tree for recursive tasks.
 func Solve(ctx context.Context, t *ground.Task, cfg Config) (*ground.Solution, *Stats, error) {
@@ -62,8 +49,8 @@ func Solve(ctx context.Context, t *ground.Task, cfg Config) (*ground.Solution, *
 	if cfg.MaxDepth <= 0 {
 		cfg.MaxDepth = 32
 	}
-	st := &Stats{Solver: cfg.Solver.Name(), Linear: partialOrder(t)}
-	need := DepthNeeded(t)
+	st := &Stats{Solver: cfg.Solver.Name(), Linear: !t.TotallyOrdered()}
+	need := t.Depth()
 	st.Recursive = need < 0
 	from, to := need, need
 	switch {

@@ -24,14 +24,15 @@ func ExampleSolve() {
 		fmt.Println(err)
 		return
 	}
-	sol, st, err := satenc.Solve(context.Background(), t, satenc.Config{})
+	folded := ground.FoldTests(t) // the pure tests become method preconditions
+	sol, st, err := satenc.Solve(context.Background(), folded.Task, satenc.Config{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	plan := sol.ToPlan(t)
+	pl := folded.Unfold(sol).ToPlan(t)
 	fmt.Printf("depth %d, %d variables, %d clauses\n", st.Depth, st.Vars, st.Clauses)
-	fmt.Println(plan.Length(), "actions; verified:", verify.Verify(p, plan) == nil)
+	fmt.Println(pl.Length(), "actions; verified:", verify.Verify(p, pl) == nil)
 	// Output:
 	// depth 3, 712 variables, 2089 clauses
 	// 46 actions; verified: true
@@ -50,8 +51,9 @@ func ExampleWriteDIMACS() {
 		fmt.Println(err)
 		return
 	}
+	t = ground.FoldTests(t).Task
 	cnf := &satenc.CNF{}
-	enc, err := satenc.Encode(context.Background(), t, satenc.DepthNeeded(t), cnf, satenc.Options{})
+	enc, err := satenc.Encode(context.Background(), t, t.Depth(), cnf, satenc.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/verify"
 
@@ -28,21 +29,30 @@ const (
 	hardPuzzle  = testutil.HardPuzzle
 )
 
-var sudokuTask = testutil.SudokuTask
+// sudokuTask is the ground task of a puzzle's problem with its pure tests
+// folded, as the pipeline gives it to the engine; planOf writes a plan of
+// it with the tests put back.
+func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *ground.Folding) {
+	p, task := testutil.SudokuTask(t, line, style)
+	return p, ground.FoldTests(task)
+}
 
-func smallTask(t testing.TB) (*hddl.Problem, *ground.Task) {
-	return testutil.LoadTask(t, "../testdata/satenc/small-domain.hddl", "../testdata/satenc/small-problem.hddl")
+func planOf(f *ground.Folding, sol *ground.Solution) *plan.Plan { return f.Unfold(sol).ToPlan(f.Orig) }
+
+func smallTask(t testing.TB) (*hddl.Problem, *ground.Folding) {
+	p, task := testutil.LoadTask(t, "../testdata/satenc/small-domain.hddl", "../testdata/satenc/small-problem.hddl")
+	return p, ground.FoldTests(task)
 }
 
 func TestSudokuGophersat(t *testing.T) {
 	for _, line := range []string{paperPuzzle, hardPuzzle} {
 		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
 			p, task := sudokuTask(t, line, style)
-			sol, st, err := satenc.Solve(context.Background(), task, satenc.Config{})
+			sol, st, err := satenc.Solve(context.Background(), task.Task, satenc.Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := verify.Verify(p, sol.ToPlan(task)); err != nil {
+			if err := verify.Verify(p, planOf(task, sol)); err != nil {
 				t.Fatalf("%s: verify: %v", style, err)
 			}
 			if st.Linear != (style == sudoku.Unordered) {
@@ -62,11 +72,11 @@ func TestExternalSolvers(t *testing.T) {
 			continue
 		}
 		found++
-		sol, _, err := satenc.Solve(context.Background(), task, satenc.Config{Solver: satenc.External{Command: cmd}})
+		sol, _, err := satenc.Solve(context.Background(), task.Task, satenc.Config{Solver: satenc.External{Command: cmd}})
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
-		if err := verify.Verify(p, sol.ToPlan(task)); err != nil {
+		if err := verify.Verify(p, planOf(task, sol)); err != nil {
 			t.Fatalf("%s: verify: %v", cmd, err)
 		}
 	}
@@ -79,12 +89,12 @@ func TestExternalSolvers(t *testing.T) {
 // against testdata/satenc/small.cnf (go test -update rewrites it).
 func TestGoldenCNF(t *testing.T) {
 	_, task := smallTask(t)
-	depth := satenc.DepthNeeded(task)
+	depth := task.Task.Depth()
 	w, err := satenc.NewDIMACSWriter("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := satenc.Encode(context.Background(), task, depth, w, satenc.Options{})
+	enc, err := satenc.Encode(context.Background(), task.Task, depth, w, satenc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +127,7 @@ func TestGoldenCNF(t *testing.T) {
 		t.Fatalf("%d lines, want %d", len(gl), len(wl))
 	}
 	// and the formula has a plan
-	sol, _, err := satenc.Solve(context.Background(), task, satenc.Config{})
+	sol, _, err := satenc.Solve(context.Background(), task.Task, satenc.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +145,7 @@ func itoa(v int) string { return strconv.Itoa(v) }
 func TestBitFlip(t *testing.T) {
 	p, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
 	cnf := &satenc.CNF{}
-	enc, err := satenc.Encode(context.Background(), task, satenc.DepthNeeded(task), cnf, satenc.Options{})
+	enc, err := satenc.Encode(context.Background(), task.Task, task.Task.Depth(), cnf, satenc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +153,7 @@ func TestBitFlip(t *testing.T) {
 	if err != nil || !res.Sat {
 		t.Fatalf("solve: %v", err)
 	}
-	if sol, err := enc.Decode(res.Model); err != nil || verify.Verify(p, sol.ToPlan(task)) != nil {
+	if sol, err := enc.Decode(res.Model); err != nil || verify.Verify(p, planOf(task, sol)) != nil {
 		t.Fatalf("the model itself does not decode to a valid plan: %v", err)
 	}
 	flipped := 0
@@ -158,7 +168,7 @@ func TestBitFlip(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if verify.Verify(p, sol.ToPlan(task)) == nil {
+		if verify.Verify(p, planOf(task, sol)) == nil {
 			t.Fatalf("flipping variable %d (%s) still gives a valid plan", v, enc.VarName(satenc.Var(v)))
 		}
 	}
@@ -207,17 +217,18 @@ func TestReadModel(t *testing.T) {
 // grounder splits into synthetic tasks (testdata/ground/split-*.hddl): the
 // decoded plan hides them and verifies against the lifted model.
 func TestSplitMethods(t *testing.T) {
-	p, task := testutil.LoadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
-	sol, _, err := satenc.Solve(context.Background(), task, satenc.Config{})
+	p, orig := testutil.LoadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
+	task := ground.FoldTests(orig)
+	sol, _, err := satenc.Solve(context.Background(), task.Task, satenc.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := sol.ToPlan(task)
-	if err := verify.Verify(p, plan); err != nil {
-		t.Fatalf("verify: %v\n%s", err, plan)
+	pl := planOf(task, sol)
+	if err := verify.Verify(p, pl); err != nil {
+		t.Fatalf("verify: %v\n%s", err, pl)
 	}
-	if len(plan.Actions) != 6 {
-		t.Errorf("%d actions, want 6:\n%s", len(plan.Actions), plan)
+	if len(pl.Actions) != 6 {
+		t.Errorf("%d actions, want 6:\n%s", len(pl.Actions), pl)
 	}
 }
 
@@ -238,15 +249,15 @@ func (s *cancellingSink) AddClause(...satenc.Lit) {
 // the context's error, instead of writing the whole formula.
 func TestEncodeCancel(t *testing.T) {
 	_, task := sudokuTask(t, paperPuzzle, sudoku.Ordered)
-	depth := satenc.DepthNeeded(task)
+	depth := task.Task.Depth()
 	full := &cancellingSink{cancel: func() {}}
-	if _, err := satenc.Encode(context.Background(), task, depth, full, satenc.Options{}); err != nil {
+	if _, err := satenc.Encode(context.Background(), task.Task, depth, full, satenc.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s := &cancellingSink{after: 100, cancel: cancel}
-	_, err := satenc.Encode(ctx, task, depth, s, satenc.Options{})
+	_, err := satenc.Encode(ctx, task.Task, depth, s, satenc.Options{})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Encode after cancel: %v, want context.Canceled", err)
 	}

@@ -12,7 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/htnsat/htnsat/internal/proc"
 )
 
 // Result is a solver's answer. Model[v] is the value of variable v (index
@@ -89,8 +90,7 @@ func (x External) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 		}
 	}
 	cmd := exec.CommandContext(ctx, fields[0], fields[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	proc.Isolate(cmd)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()

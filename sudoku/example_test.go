@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/verify"
 )
 
 // Solve the paper's puzzle end to end through its HDDL model: generate the
@@ -16,11 +19,35 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	r := sudoku.RunEngine(context.Background(), p, sudoku.Progression, sudoku.DefaultOptions())
-	fmt.Println(r.Status, "verified:", r.Verified, "plan length:", r.PlanLength)
-	fmt.Print(r.Solution)
+	_, prob, err := sudoku.Model(p.Grid, sudoku.Unordered)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	task, _, err := ground.Ground(context.Background(), prob, ground.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	folded := ground.FoldTests(task)
+	sol, _, err := htn.Solve(context.Background(), folded.Task, htn.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pl := folded.Unfold(sol).ToPlan(task)
+	if err := verify.Verify(prob, pl); err != nil {
+		fmt.Println(err)
+		return
+	}
+	g, err := sudoku.GridFromPlan(pl, p.Grid)
+	if err == nil {
+		err = g.Solves(p.Grid)
+	}
+	fmt.Println("plan length:", pl.Length(), "solved:", err == nil)
+	fmt.Print(g)
 	// Output:
-	// solved verified: true plan length: 46
+	// plan length: 46 solved: true
 	// +-------+-------+-------+
 	// | 3 4 5 | 6 9 1 | 7 2 8 |
 	// | 6 1 2 | 7 8 3 | 5 4 9 |

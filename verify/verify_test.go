@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
@@ -15,12 +15,12 @@ import (
 
 // paperPlan plans the paper's puzzle (ordered) by progression.
 func paperPlan(t testing.TB) (*hddl.Problem, *plan.Plan) {
-	p, task := testutil.SudokuTask(t, testutil.PaperPuzzle, sudoku.Ordered)
-	sol, _, err := htn.Solve(context.Background(), task, htn.DefaultOptions())
+	p := testutil.SudokuProblem(t, testutil.PaperPuzzle, sudoku.Ordered)
+	res, err := pipeline.Run(context.Background(), p, pipeline.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl := sol.ToPlan(task)
+	pl := res.Plan
 	if err := verify.Verify(p, pl); err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func newCmdCNF(ios *ioStreams) *cobra.Command {
 	var output string
 	var depth, maxGround int
 	var names bool
-	var encOpt satenc.Options
+	var encOpt encodingOptions
 	cmd := &cobra.Command{
 		Use:   "cnf DOMAIN PROBLEM -o OUT.cnf",
 		Short: "Write the HTN-to-SAT encoding of a problem as DIMACS",
@@ -44,8 +44,9 @@ with recursion need --depth.`,
 			if err != nil {
 				return groundError(err)
 			}
+			folding := encOpt.fold(t)
 			if depth <= 0 {
-				if depth = satenc.DepthNeeded(t); depth < 0 {
+				if depth = folding.Task.Depth(); depth < 0 {
 					return withCode(exitFailure, errors.New("the problem has recursion: give the depth of the decomposition tree with --depth"))
 				}
 			}
@@ -55,9 +56,9 @@ with recursion need --depth.`,
 			}
 			defer w.Close()
 			t0 := time.Now()
-			enc, err := satenc.Encode(cmd.Context(), t, depth, w, encOpt)
+			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, w, encOpt.sat)
 			if err != nil {
-				return withCode(exitFailure, err)
+				return planError(err)
 			}
 			comments := []string{
 				"htnsat HTN-to-SAT encoding",
@@ -92,8 +93,8 @@ with recursion need --depth.`,
 	cmd.Flags().IntVar(&depth, "depth", 0, "depth of the decomposition tree (0: what the problem needs, if it has no recursion)")
 	cmd.Flags().IntVar(&maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	cmd.Flags().BoolVar(&names, "names", true, "name every variable in a comment line")
-	cmd.Flags().BoolVar(&encOpt.NoGroups, "no-groups", false, "leave out the clauses inferred from choice groups")
-	cmd.Flags().BoolVar(&encOpt.NoFold, "no-fold", false, "do not fold pure tests into method preconditions")
+	cmd.Flags().BoolVar(&encOpt.sat.NoGroups, "no-groups", false, "leave out the clauses inferred from choice groups")
+	cmd.Flags().BoolVar(&encOpt.noFold, "no-fold", false, "do not fold pure tests into method preconditions")
 	return cmd
 }
 
@@ -121,9 +122,10 @@ format, checked by the verifier.`,
 			if err != nil {
 				return groundError(err)
 			}
-			enc, err := satenc.Encode(cmd.Context(), t, depth, discard{}, encOpt)
+			folding := encOpt.fold(t)
+			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, discard{}, encOpt.sat)
 			if err != nil {
-				return withCode(exitFailure, err)
+				return planError(err)
 			}
 			if enc.NumVars != vars || enc.Clauses != clauses {
 				return withCode(exitFailure, fmt.Errorf("%s does not match this problem: it has %d variables and %d clauses, the encoding at depth %d has %d and %d", args[2], vars, clauses, depth, enc.NumVars, enc.Clauses))
@@ -144,16 +146,16 @@ format, checked by the verifier.`,
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
-			plan := sol.ToPlan(t)
+			pl := folding.Unfold(sol).ToPlan(t)
 			if !noVerify {
-				if err := verify.Verify(p, plan); err != nil {
+				if err := verify.Verify(p, pl); err != nil {
 					return withCode(exitFailure, fmt.Errorf("the decoded plan does not verify: %w", err))
 				}
 			}
 			if output != "" {
-				return writePlanFile(output, plan)
+				return writePlanFile(output, pl)
 			}
-			return plan.Write(ios.Out)
+			return pl.Write(ios.Out)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the plan to this file")
@@ -165,16 +167,29 @@ type discard struct{}
 
 func (discard) AddClause(...satenc.Lit) {}
 
-// readCNFHeader reads the depth comment and the "p cnf" line of a file
-// written by "htnsat cnf".
+// encodingOptions are the options that shape an exported CNF: the
+// decoder must rebuild the same encoding.
+type encodingOptions struct {
+	noFold bool
+	sat    satenc.Options
+}
+
+// fold folds the pure tests of t unless told not to.
+func (o encodingOptions) fold(t *ground.Task) *ground.Folding {
+	if o.noFold {
+		return ground.NoFolding(t)
+	}
+	return ground.FoldTests(t)
+}
+
 // formatEncOptions and parseEncOptions write and read the encoding
 // options in the "c options" comment of an exported CNF.
-func formatEncOptions(o satenc.Options) string {
+func formatEncOptions(o encodingOptions) string {
 	var fs []string
-	if o.NoGroups {
+	if o.sat.NoGroups {
 		fs = append(fs, "no-groups")
 	}
-	if o.NoFold {
+	if o.noFold {
 		fs = append(fs, "no-fold")
 	}
 	if len(fs) == 0 {
@@ -183,15 +198,15 @@ func formatEncOptions(o satenc.Options) string {
 	return strings.Join(fs, " ")
 }
 
-func parseEncOptions(s string) (satenc.Options, error) {
-	var o satenc.Options
+func parseEncOptions(s string) (encodingOptions, error) {
+	var o encodingOptions
 	for _, f := range strings.Fields(s) {
 		switch f {
 		case "default":
 		case "no-groups":
-			o.NoGroups = true
+			o.sat.NoGroups = true
 		case "no-fold":
-			o.NoFold = true
+			o.noFold = true
 		default:
 			return o, fmt.Errorf("unknown encoding option %q", f)
 		}
@@ -201,7 +216,7 @@ func parseEncOptions(s string) (satenc.Options, error) {
 
 // readCNFHeader reads the depth and options comments and the problem line
 // of a CNF written by "htnsat cnf".
-func readCNFHeader(path string) (depth int, opt satenc.Options, vars, clauses int, err error) {
+func readCNFHeader(path string) (depth int, opt encodingOptions, vars, clauses int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, opt, 0, 0, err

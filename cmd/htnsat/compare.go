@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/internal/report"
+	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
 	"github.com/spf13/cobra"
 )
@@ -24,13 +25,8 @@ type compareOptions struct {
 	json    string
 	plot    string
 	md      string
-	sat     string
-	search  string
-	noGroup bool
-	noFold  bool
-	noRest  bool
-	noConf  bool
 	unique  bool
+	engine  engineFlags
 }
 
 func newCmdCompare(ios *ioStreams) *cobra.Command {
@@ -65,18 +61,13 @@ With no -f, runs the paper's puzzle and a small embedded sample of each size
 	f.StringVar(&opts.json, "json", "", "write the rows to this JSON file")
 	f.StringVar(&opts.plot, "plot", "", "draw the plots into this .svg or .png file")
 	f.StringVar(&opts.md, "markdown", "", "write the summary as a Markdown table to this file")
-	f.StringVar(&opts.sat, "sat-solver", "", "external DIMACS solver for the SAT engines (default: gophersat)")
-	f.StringVar(&opts.search, "search", "auto", "progression search: auto, dfs, gbfs or astar")
-	f.BoolVar(&opts.noGroup, "no-groups", false, "HTN engines: do not reason over choice groups (to measure what they bring)")
-	f.BoolVar(&opts.noFold, "no-fold", false, "HTN engines: do not fold pure tests into method preconditions")
 	f.BoolVar(&opts.unique, "unique", false, "direct-sat: also decide whether each solution is unique (a second solve)")
-	f.BoolVar(&opts.noRest, "no-restarts", false, "progression: never start the depth-first search over")
-	f.BoolVar(&opts.noConf, "no-conflicts", false, "progression: do not weigh the choice of task by past dead ends")
+	opts.engine.register(f)
 	return cmd
 }
 
 func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error {
-	engines, err := sudoku.ParseEngines(opts.engines)
+	engines, err := compare.ParseEngines(opts.engines)
 	if err != nil {
 		return &usageError{err}
 	}
@@ -84,9 +75,9 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	if err != nil {
 		return &usageError{err}
 	}
-	search, err := htn.ParseSearch(opts.search)
+	eo, err := opts.engine.compare()
 	if err != nil {
-		return &usageError{err}
+		return err
 	}
 	if opts.plot != "" && !strings.HasSuffix(opts.plot, ".svg") && !strings.HasSuffix(opts.plot, ".png") {
 		return &usageError{fmt.Errorf("--plot %s: the file must end in .svg or .png", opts.plot)}
@@ -100,16 +91,8 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	} else if puzzles, err = readPuzzleFiles(ios, opts.files, opts.limit); err != nil {
 		return withCode(exitFailure, err)
 	}
-	co := sudoku.CompareOptions{Options: sudoku.DefaultOptions(), Engines: engines, Timeout: opts.timeout, Jobs: opts.jobs}
-	co.Style = style
-	co.HTN.Search = search
-	co.HTN.Groups, co.HTN.Fold = !opts.noGroup, !opts.noFold
-	co.HTN.Restarts, co.HTN.Conflicts = !opts.noRest, !opts.noConf
-	co.Unique = opts.unique
-	co.SAT.NoGroups, co.SAT.NoFold = opts.noGroup, opts.noFold
-	if opts.sat != "" {
-		co.Solver = satExternal(opts.sat)
-	}
+	eo.Style, eo.Unique = style, opts.unique
+	co := compare.BatchOptions{Options: eo, Engines: engines, Timeout: opts.timeout, Jobs: opts.jobs}
 	tty := isTerminal(ios.Err)
 	start := time.Now()
 	if tty {
@@ -125,20 +108,16 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 		}
 	}
 	off := ""
-	if opts.noGroup {
-		off += ", no choice groups"
-	}
-	if opts.noFold {
-		off += ", no folding"
-	}
-	if opts.noRest {
-		off += ", no restarts"
-	}
-	if opts.noConf {
-		off += ", no conflict weights"
+	for _, o := range []struct {
+		on   bool
+		what string
+	}{{opts.engine.noGroups, "no choice groups"}, {opts.engine.noFold, "no folding"}, {opts.engine.noRestarts, "no restarts"}, {opts.engine.noConflicts, "no conflict weights"}} {
+		if o.on {
+			off += ", " + o.what
+		}
 	}
 	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style%s, time limit %s each\n\n", len(puzzles), joinEngines(engines), style, off, opts.timeout)
-	runs := sudoku.Compare(ctx, puzzles, co)
+	runs := compare.Batch(ctx, puzzles, co)
 	if tty {
 		fmt.Fprintf(ios.Err, "\r%60s\r", "")
 	}
@@ -170,14 +149,14 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 		return withCode(exitTimeout, fmt.Errorf("interrupted after %d runs: %w", len(runs), err))
 	}
 	for _, r := range runs {
-		if r.Status == sudoku.Failed {
+		if r.Status == plan.Failed {
 			return withCode(exitFailure, fmt.Errorf("%s with %s: %s", r.Puzzle, r.Engine, r.Error))
 		}
 	}
 	return nil
 }
 
-func joinEngines(es []sudoku.Engine) string {
+func joinEngines(es []compare.Engine) string {
 	s := make([]string, len(es))
 	for i, e := range es {
 		s[i] = string(e)

@@ -24,7 +24,7 @@ type groundOptions struct {
 	dump        bool
 }
 
-func newCmdGround(ios *ioStreams, runF func(context.Context, *groundOptions) error) *cobra.Command {
+func newCmdGround(ios *ioStreams) *cobra.Command {
 	opts := &groundOptions{io: ios}
 	cmd := &cobra.Command{
 		Use:   "ground DOMAIN PROBLEM",
@@ -39,9 +39,6 @@ stage. --json gives the same as JSON; --dump prints the ground task.`,
 			opts.domainFile, opts.problemFile = args[0], args[1]
 			ctx, cancel := withTimeout(cmd.Context(), opts.timeout)
 			defer cancel()
-			if runF != nil {
-				return runF(ctx, opts)
-			}
 			return runGround(ctx, opts)
 		},
 	}
@@ -115,7 +112,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 		return enc.Encode(r)
 	}
 	if opts.dump {
-		return dumpTask(out, t)
+		return t.Write(out)
 	}
 	fmt.Fprintf(out, "facts           %d (%d reachable before pruning)\n", r.Facts, r.ReachableFacts)
 	fmt.Fprintf(out, "actions         %d (%d built)\n", r.Actions, r.BuiltActions)
@@ -151,51 +148,4 @@ func printCounts(w io.Writer, kind string, m map[string]int) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-7s %-40s %8d\n", kind, n, m[n])
 	}
-}
-
-func dumpTask(w io.Writer, t *ground.Task) error {
-	facts := func(fs []ground.FactID) string {
-		s := ""
-		for i, f := range fs {
-			if i > 0 {
-				s += " "
-			}
-			s += t.FactName(f)
-		}
-		return s
-	}
-	fmt.Fprintf(w, "; %d facts, %d actions, %d compound tasks, %d methods\n", len(t.Facts), len(t.Actions), len(t.Compounds), len(t.Methods))
-	fmt.Fprintf(w, "init: %s\n", facts(t.Init))
-	if len(t.Goal)+len(t.GoalNeg) > 0 {
-		fmt.Fprintf(w, "goal: %s | not: %s\n", facts(t.Goal), facts(t.GoalNeg))
-	}
-	fmt.Fprintf(w, "initial network (total order: %v):\n", t.InitialTotal)
-	for i, id := range t.Initial {
-		fmt.Fprintf(w, "  %d: %s\n", i, t.TaskName(id))
-	}
-	for _, o := range t.InitialOrder {
-		if !t.InitialTotal {
-			fmt.Fprintf(w, "  %d < %d\n", o.Before, o.After)
-		}
-	}
-	for i := range t.Actions {
-		a := &t.Actions[i]
-		fmt.Fprintf(w, "action %d %s\n  pre: %s\n  not: %s\n  add: %s\n  del: %s\n", i, t.TaskName(ground.TaskID(i)), facts(a.Pre), facts(a.NegPre), facts(a.Add), facts(a.Del))
-	}
-	for i := range t.Methods {
-		m := &t.Methods[i]
-		fmt.Fprintf(w, "method %d %s for %s\n", i, t.MethodName(ground.MethodID(i)), t.TaskName(m.Task))
-		if len(m.Pre)+len(m.NegPre) > 0 {
-			fmt.Fprintf(w, "  pre: %s | not: %s\n", facts(m.Pre), facts(m.NegPre))
-		}
-		for k, s := range m.Subtasks {
-			fmt.Fprintf(w, "  %d: %s\n", k, t.TaskName(s))
-		}
-		if !m.Total {
-			for _, o := range m.Ordering {
-				fmt.Fprintf(w, "  %d < %d\n", o.Before, o.After)
-			}
-		}
-	}
-	return nil
 }

@@ -334,7 +334,7 @@ func TestDepthLimitStatus(t *testing.T) {
 	for _, c := range []struct{ depth, status string }{{"3", "depth-limit"}, {"32", "solved"}} {
 		_, out, errOut := runCLI(t, "", append(args, "--max-depth", c.depth)...)
 		var rep planReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Status != c.status {
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || string(rep.Status) != c.status {
 			t.Errorf("--max-depth %s: status %q, want %q (%v %s)", c.depth, rep.Status, c.status, err, errOut)
 		}
 	}

@@ -16,7 +16,7 @@ type parseOptions struct {
 	print       bool
 }
 
-func newCmdParse(ios *ioStreams, runF func(*parseOptions) error) *cobra.Command {
+func newCmdParse(ios *ioStreams) *cobra.Command {
 	opts := &parseOptions{io: ios}
 	cmd := &cobra.Command{
 		Use:   "parse DOMAIN PROBLEM",
@@ -28,9 +28,6 @@ Errors are reported as file:line:col: message, at most ten at a time.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.domainFile, opts.problemFile = args[0], args[1]
-			if runF != nil {
-				return runF(opts)
-			}
 			return runParse(opts)
 		},
 	}

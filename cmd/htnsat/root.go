@@ -7,15 +7,16 @@ import (
 	"io"
 	"os"
 
+	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
 )
 
-// Exit codes.
+// Exit codes (see plan.Status.ExitCode).
 const (
-	exitOK      = 0
-	exitFailure = 1 // bad input, invalid plan, no plan, any other error
-	exitUsage   = 2 // bad command line
-	exitTimeout = 3 // --timeout expired or interrupted before an answer
+	exitOK      = plan.ExitOK
+	exitFailure = plan.ExitFailure // bad input, invalid plan, no plan, any other error
+	exitUsage   = plan.ExitUsage   // bad command line
+	exitTimeout = plan.ExitTimeout // --timeout expired or interrupted before an answer
 )
 
 // ioStreams are the standard streams of one run; tests use buffers.
@@ -72,9 +73,9 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
-	root.AddCommand(newCmdParse(ios, nil))
-	root.AddCommand(newCmdGround(ios, nil))
-	root.AddCommand(newCmdPlan(ios, nil))
+	root.AddCommand(newCmdParse(ios))
+	root.AddCommand(newCmdGround(ios))
+	root.AddCommand(newCmdPlan(ios))
 	root.AddCommand(newCmdVerify(ios))
 	root.AddCommand(newCmdCNF(ios))
 	root.AddCommand(newCmdDecode(ios))

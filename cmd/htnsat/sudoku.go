@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/compare"
+	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
 	"github.com/spf13/cobra"
 )
@@ -139,7 +141,7 @@ type solveOptions struct {
 	line    bool
 	timeout time.Duration
 	limit   int
-	sat     string
+	engine  engineFlags
 }
 
 func newCmdSudokuSolve(ios *ioStreams) *cobra.Command {
@@ -164,12 +166,12 @@ embedded domain. An engine that runs out of time is reported as such.`,
 	f.BoolVar(&opts.line, "line", false, "print solutions in the one-line form")
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per puzzle and engine")
 	f.IntVar(&opts.limit, "limit", 0, "solve only the first N puzzles")
-	f.StringVar(&opts.sat, "sat-solver", "", "external DIMACS solver for the SAT engines (default: gophersat)")
+	opts.engine.register(f)
 	return cmd
 }
 
 func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, args []string) error {
-	engines, err := sudoku.ParseEngines(opts.engines)
+	engines, err := compare.ParseEngines(opts.engines)
 	if err != nil {
 		return &usageError{err}
 	}
@@ -194,20 +196,20 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		p.Name = "paper"
 		puzzles = []sudoku.Puzzle{p}
 	}
-	eo := sudoku.DefaultOptions()
-	eo.Style, eo.Unique = style, opts.unique
-	if opts.sat != "" {
-		eo.Solver = satExternal(opts.sat)
+	eo, err := opts.engine.compare()
+	if err != nil {
+		return err
 	}
+	eo.Style, eo.Unique = style, opts.unique
 	failed := 0
 	for _, p := range puzzles {
-		var runs []sudoku.Run
+		var runs []compare.Run
 		for _, e := range engines {
 			if err := ctx.Err(); err != nil {
 				return withCode(exitTimeout, err)
 			}
 			pctx, cancel := withTimeout(ctx, opts.timeout)
-			runs = append(runs, sudoku.RunEngine(pctx, p, e, eo))
+			runs = append(runs, compare.RunEngine(pctx, p, e, eo))
 			cancel()
 		}
 		failed += printSolve(ios.Out, p, runs, opts.line)
@@ -220,14 +222,14 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 
 // printSolve prints a puzzle's solution and its runs; it returns the
 // number of runs that failed (errors, not timeouts).
-func printSolve(w io.Writer, p sudoku.Puzzle, runs []sudoku.Run, line bool) int {
+func printSolve(w io.Writer, p sudoku.Puzzle, runs []compare.Run, line bool) int {
 	var sol *sudoku.Grid
 	failed := 0
 	for i := range runs {
 		if runs[i].Verified && sol == nil {
 			sol = &runs[i].Solution
 		}
-		if runs[i].Status == sudoku.Failed {
+		if runs[i].Status == plan.Failed {
 			failed++
 		}
 	}
@@ -244,7 +246,7 @@ func printSolve(w io.Writer, p sudoku.Puzzle, runs []sudoku.Run, line bool) int 
 		}
 	}
 	fmt.Fprintf(w, "  %-12s %-10s %-8s %9s", "engine", "status", "verified", "total")
-	for _, s := range sudoku.Stages {
+	for _, s := range compare.Stages {
 		fmt.Fprintf(w, " %8s", s)
 	}
 	fmt.Fprintf(w, "  %s\n", "size")
@@ -254,7 +256,7 @@ func printSolve(w io.Writer, p sudoku.Puzzle, runs []sudoku.Run, line bool) int 
 			ver = "yes"
 		}
 		fmt.Fprintf(w, "  %-12s %-10s %-8s %9s", r.Engine, r.Status, ver, ms(r.Total))
-		for _, s := range sudoku.Stages {
+		for _, s := range compare.Stages {
 			if d, ok := r.Stages[s]; ok {
 				fmt.Fprintf(w, " %8s", ms(d))
 			} else {
@@ -263,7 +265,7 @@ func printSolve(w io.Writer, p sudoku.Puzzle, runs []sudoku.Run, line bool) int 
 		}
 		size := ""
 		switch {
-		case r.Engine == sudoku.Progression:
+		case r.Engine == compare.Progression:
 			size = fmt.Sprintf("%d nodes", r.Nodes)
 		case r.Vars > 0:
 			size = fmt.Sprintf("%d vars, %d clauses", r.Vars, r.Clauses)

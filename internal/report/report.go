@@ -9,15 +9,19 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/internal/compare"
+	"github.com/htnsat/htnsat/internal/stats"
+	"github.com/htnsat/htnsat/plan"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -29,23 +33,14 @@ import (
 
 func msOf(d time.Duration) float64 { return d.Seconds() * 1000 }
 
-// quantile of sorted xs (nearest rank).
-func quantile(sorted []float64, q float64) float64 {
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	i := int(math.Ceil(q*float64(len(sorted)))) - 1
-	return sorted[max(0, min(i, len(sorted)-1))]
-}
-
 type group struct {
 	size   int
-	engine sudoku.Engine
-	runs   []sudoku.Run
+	engine compare.Engine
+	runs   []compare.Run
 }
 
 // groups splits runs by grid size and engine, in a stable order.
-func groups(runs []sudoku.Run) []*group {
+func groups(runs []compare.Run) []*group {
 	idx := map[string]*group{}
 	var out []*group
 	for _, r := range runs {
@@ -58,8 +53,8 @@ func groups(runs []sudoku.Run) []*group {
 		}
 		g.runs = append(g.runs, r)
 	}
-	order := map[sudoku.Engine]int{}
-	for i, e := range sudoku.Engines {
+	order := map[compare.Engine]int{}
+	for i, e := range compare.Engines {
 		order[e] = i
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -78,21 +73,21 @@ type summaryRow struct {
 	peak, typical, notes                   string
 }
 
-func summarize(runs []sudoku.Run) []summaryRow {
+func summarize(runs []compare.Run) []summaryRow {
 	var out []summaryRow
 	for _, g := range groups(runs) {
 		var times []float64
 		share := map[string][]float64{}
 		var nodes, vars, clauses, peaks []float64
-		other := map[sudoku.Status]int{}
+		other := map[plan.Status]int{}
 		for _, r := range g.runs {
-			if r.Status != sudoku.Solved || !r.Verified {
+			if r.Status != plan.Solved || !r.Verified {
 				other[r.Status]++
 				continue
 			}
 			t := msOf(r.Total)
 			times = append(times, t)
-			for _, s := range sudoku.Stages {
+			for _, s := range compare.Stages {
 				if d, ok := r.Stages[s]; ok && t > 0 {
 					share[s] = append(share[s], 100*msOf(d)/t)
 				}
@@ -102,43 +97,36 @@ func summarize(runs []sudoku.Run) []summaryRow {
 			clauses = append(clauses, float64(r.Clauses))
 			peaks = append(peaks, float64(r.PeakHeap)/(1<<20))
 		}
-		sort.Float64s(times)
 		row := summaryRow{
 			size: fmt.Sprintf("%dx%d", g.size, g.size), engine: string(g.engine),
 			solved: fmt.Sprintf("%d/%d", len(times), len(g.runs)),
-			median: fmtMS(quantile(times, 0.5)), p90: fmtMS(quantile(times, 0.9)), max: fmtMS(quantile(times, 1)),
+			median: fmtMS(stats.Median(times)), p90: fmtMS(stats.Quantile(times, 0.9)), max: fmtMS(stats.Quantile(times, 1)),
 		}
-		for _, s := range sudoku.Stages {
+		for _, s := range compare.Stages {
 			v := share[s]
 			if len(v) == 0 {
 				row.shares = append(row.shares, "-")
 				continue
 			}
-			sort.Float64s(v)
-			row.shares = append(row.shares, fmt.Sprintf("%.0f%%", quantile(v, 0.5)))
-		}
-		for _, xs := range [][]float64{nodes, vars, clauses, peaks} {
-			sort.Float64s(xs)
+			row.shares = append(row.shares, fmt.Sprintf("%.0f%%", stats.Median(v)))
 		}
 		row.peak = "-"
 		if len(peaks) > 0 {
-			row.peak = fmt.Sprintf("%.1f", quantile(peaks, 0.5))
+			row.peak = fmt.Sprintf("%.1f", stats.Median(peaks))
 		}
 		switch {
-		case g.engine == sudoku.Progression && len(nodes) > 0:
-			row.typical = fmt.Sprintf("%.0f nodes (max %.0f)", quantile(nodes, 0.5), quantile(nodes, 1))
+		case g.engine == compare.Progression && len(nodes) > 0:
+			row.typical = fmt.Sprintf("%.0f nodes (max %.0f)", stats.Median(nodes), stats.Quantile(nodes, 1))
 		case len(vars) > 0:
-			row.typical = fmt.Sprintf("%.0f vars, %.0f clauses (max %.0f, %.0f)", quantile(vars, 0.5), quantile(clauses, 0.5), quantile(vars, 1), quantile(clauses, 1))
+			row.typical = fmt.Sprintf("%.0f vars, %.0f clauses (max %.0f, %.0f)", stats.Median(vars), stats.Median(clauses), stats.Quantile(vars, 1), stats.Quantile(clauses, 1))
 		}
 		var notes []string
-		for _, st := range []sudoku.Status{sudoku.Timeout, sudoku.Unsolvable, sudoku.Failed, sudoku.Solved} {
-			if n := other[st]; n > 0 {
-				name := string(st)
-				if st == sudoku.Solved {
-					name = "unverified"
-				}
-				notes = append(notes, fmt.Sprintf("%d %s", n, name))
+		for _, st := range slices.Sorted(maps.Keys(other)) {
+			name := string(st)
+			if st == plan.Solved {
+				name = "unverified"
 			}
+			notes = append(notes, fmt.Sprintf("%d %s", other[st], name))
 		}
 		row.notes = strings.Join(notes, ", ")
 		out = append(out, row)
@@ -149,9 +137,9 @@ func summarize(runs []sudoku.Run) []summaryRow {
 // Summary prints, per grid size and engine: puzzles solved (and verified)
 // out of those tried, the median, 90th percentile and maximum time of the
 // solved ones, and the median share of each stage in their time.
-func Summary(w io.Writer, runs []sudoku.Run) {
+func Summary(w io.Writer, runs []compare.Run) {
 	fmt.Fprintf(w, "%-6s %-12s %9s %9s %9s %9s", "size", "engine", "solved", "median", "p90", "max")
-	for _, s := range sudoku.Stages {
+	for _, s := range compare.Stages {
 		fmt.Fprintf(w, " %7s", s)
 	}
 	fmt.Fprintf(w, " %7s  %s\n", "peakMB", "median size (max)")
@@ -169,13 +157,13 @@ func Summary(w io.Writer, runs []sudoku.Run) {
 }
 
 // SummaryMarkdown writes the summary as a Markdown table.
-func SummaryMarkdown(w io.Writer, runs []sudoku.Run) {
+func SummaryMarkdown(w io.Writer, runs []compare.Run) {
 	fmt.Fprintf(w, "| size | engine | solved | median | p90 | max |")
-	for _, s := range sudoku.Stages {
+	for _, s := range compare.Stages {
 		fmt.Fprintf(w, " %s |", s)
 	}
 	fmt.Fprintf(w, " peak heap MB | median size (max) | not solved |\n|---|---|---|---|---|---|")
-	for range sudoku.Stages {
+	for range compare.Stages {
 		fmt.Fprintf(w, "---|")
 	}
 	fmt.Fprintf(w, "---|---|---|\n")
@@ -228,9 +216,9 @@ type row struct {
 	Error      string  `json:"error,omitempty"`
 }
 
-func rowOf(r sudoku.Run) row {
+func rowOf(r compare.Run) row {
 	style := r.Style.String()
-	if r.Engine == sudoku.DirectSAT {
+	if r.Engine == compare.DirectSAT {
 		style = ""
 	}
 	out := row{
@@ -248,7 +236,7 @@ func rowOf(r sudoku.Run) row {
 }
 
 // WriteCSV writes one row per run.
-func WriteCSV(path string, runs []sudoku.Run) error {
+func WriteCSV(path string, runs []compare.Run) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -272,7 +260,7 @@ func WriteCSV(path string, runs []sudoku.Run) error {
 }
 
 // WriteJSON writes the runs as a JSON array.
-func WriteJSON(path string, runs []sudoku.Run) error {
+func WriteJSON(path string, runs []compare.Run) error {
 	rows := make([]row, len(runs))
 	for i, r := range runs {
 		rows[i] = rowOf(r)
@@ -288,7 +276,7 @@ func WriteJSON(path string, runs []sudoku.Run) error {
 // plot, the number of puzzles solved against the time each took (log
 // scale), one line per engine and grid size; and the mean time of each
 // stage per engine and size, stacked.
-func Plot(path string, runs []sudoku.Run) error {
+func Plot(path string, runs []compare.Run) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if format != "svg" && format != "png" {
 		return fmt.Errorf("plot %s: the file must end in .svg or .png", path)
@@ -305,7 +293,7 @@ func Plot(path string, runs []sudoku.Run) error {
 	for i, g := range gs {
 		var ts []float64
 		for _, r := range g.runs {
-			if r.Status == sudoku.Solved && r.Verified {
+			if r.Status == plan.Solved && r.Verified {
 				ts = append(ts, max(msOf(r.Total), 1e-3))
 			}
 		}
@@ -339,12 +327,12 @@ func Plot(path string, runs []sudoku.Run) error {
 	}
 	var below *plotter.BarChart
 	width := vg.Points(max(8, min(40, 360/float64(max(len(used), 1)))))
-	for si, s := range sudoku.Stages {
+	for si, s := range compare.Stages {
 		vals := make(plotter.Values, len(used))
 		for k, g := range used {
 			n := 0
 			for _, r := range g.runs {
-				if r.Status == sudoku.Solved && r.Verified {
+				if r.Status == plan.Solved && r.Verified {
 					vals[k] += msOf(r.Stages[s])
 					n++
 				}

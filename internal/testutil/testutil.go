@@ -55,6 +55,17 @@ func IPCDir(t testing.TB, track, domain string) string {
 	return filepath.Join(shared, "data", "ipc2020", track, domain)
 }
 
+// SudokuDir is the folder of the shared Sudoku puzzle sets in ../shared;
+// the test is skipped when ../shared is absent.
+func SudokuDir(t testing.TB) string {
+	t.Helper()
+	shared, err := corpus.SharedDir()
+	if err != nil {
+		t.Skip("no ../shared: ", err)
+	}
+	return filepath.Join(shared, "data", "sudoku")
+}
+
 // LoadTask reads a domain and problem file and grounds them.
 func LoadTask(t testing.TB, domain, problem string) (*hddl.Problem, *ground.Task) {
 	t.Helper()

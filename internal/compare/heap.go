@@ -1,4 +1,4 @@
-package sudoku
+package compare
 
 import (
 	"runtime/metrics"

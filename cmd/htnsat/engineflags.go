@@ -1,0 +1,95 @@
+package main
+
+import (
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/compare"
+	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/spf13/pflag"
+)
+
+// engineFlags are the options of the engines, shared by every command that
+// plans (plan, compare, sudoku solve) and mapped to the engines' options
+// here alone.
+type engineFlags struct {
+	maxGround   int
+	noFold      bool
+	noGroups    bool
+	search      string
+	heuristic   string
+	maxNodes    int64
+	noMRV       bool
+	noFocus     bool
+	noDeadEnds  bool
+	noRestarts  bool
+	noConflicts bool
+	completePO  bool
+	seed        uint64
+	satSolver   string
+	maxDepth    int
+	depth       int
+}
+
+func (e *engineFlags) register(f *pflag.FlagSet) {
+	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
+	f.BoolVar(&e.noFold, "no-fold", false, "do not fold pure tests into method preconditions (both engines)")
+	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
+	f.StringVar(&e.search, "search", "auto", "progression search: auto (dfs, or gbfs for recursive problems), dfs, gbfs or astar")
+	f.StringVar(&e.heuristic, "heuristic", "auto", "best-first searches: rc (relaxed composition, state-aware), tdg (least actions, admissible) or auto (rc for gbfs, tdg for astar)")
+	f.Int64Var(&e.maxNodes, "max-nodes", 0, "most search nodes (0: no limit)")
+	f.BoolVar(&e.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")
+	f.BoolVar(&e.noFocus, "no-focus", false, "partial order: do not decompose the latest decomposition's tasks before older ones")
+	f.BoolVar(&e.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
+	f.BoolVar(&e.noRestarts, "no-restarts", false, "depth-first search: never start over")
+	f.BoolVar(&e.noConflicts, "no-conflicts", false, "do not weigh the choice of task by past dead ends")
+	f.Uint64Var(&e.seed, "seed", 0, "seed of the random tie-breaking after restarts")
+	f.BoolVar(&e.completePO, "complete-po", false, "in partial-order networks, also try decompositions before applicable actions (complete, slower)")
+	f.StringVar(&e.satSolver, "sat-solver", "", "external DIMACS solver command (e.g. 'cadical -q'); default: gophersat in-process")
+	f.IntVar(&e.maxDepth, "max-depth", 0, "SAT engine: deepest decomposition tree tried for recursive problems (0: 32)")
+	f.IntVar(&e.depth, "depth", 0, "SAT engine: use exactly this depth (0: automatic)")
+}
+
+// htnOptions are the progression planner's options.
+func (e *engineFlags) htnOptions() (htn.Options, error) {
+	s, err := htn.ParseSearch(e.search)
+	if err != nil {
+		return htn.Options{}, &usageError{err}
+	}
+	h, err := htn.ParseHeuristic(e.heuristic)
+	if err != nil {
+		return htn.Options{}, &usageError{err}
+	}
+	return htn.Options{
+		Search: s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO,
+		NoMRV: e.noMRV, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
+		NoRestarts: e.noRestarts, NoConflicts: e.noConflicts,
+	}, nil
+}
+
+// satConfig is the SAT engine's configuration.
+func (e *engineFlags) satConfig() satenc.Config {
+	cfg := satenc.Config{MaxDepth: e.maxDepth, Depth: e.depth, Options: satenc.Options{NoGroups: e.noGroups}}
+	if e.satSolver != "" {
+		cfg.Solver = satenc.External{Command: e.satSolver}
+	}
+	return cfg
+}
+
+// pipeline is the configuration of a planning run with engine.
+func (e *engineFlags) pipeline(engine pipeline.Engine) (pipeline.Config, error) {
+	o, err := e.htnOptions()
+	if err != nil {
+		return pipeline.Config{}, err
+	}
+	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: e.satConfig()}, nil
+}
+
+// compare is the configuration of the Sudoku engines.
+func (e *engineFlags) compare() (compare.Options, error) {
+	o, err := e.htnOptions()
+	if err != nil {
+		return compare.Options{}, err
+	}
+	return compare.Options{HTN: o, SAT: e.satConfig(), NoFold: e.noFold, MaxGround: e.maxGround}, nil
+}

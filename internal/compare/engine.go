@@ -1,0 +1,248 @@
+// Package compare is the Sudoku benchmark harness: it solves puzzles with
+// each engine (the progression planner and the HTN-to-SAT compiler on the
+// paper's HDDL model, through package pipeline, and the direct SAT
+// encoding as the baseline), checks every grid, times every stage and
+// measures memory, one run or a whole set of puzzles at a time.
+//
+// The puzzles, their HDDL model and the direct encoding are package
+// sudoku's; this package only runs and measures.
+package compare
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+// Engine is a way to solve a puzzle.
+type Engine string
+
+const (
+	// Progression plans on the HDDL model by progression search.
+	Progression Engine = "progression"
+	// HTNSAT plans on the HDDL model through the HTN-to-SAT encoding.
+	HTNSAT Engine = "htn-sat"
+	// DirectSAT solves the direct SAT encoding of the puzzle: the baseline.
+	DirectSAT Engine = "direct-sat"
+)
+
+// Engines lists every engine.
+var Engines = []Engine{Progression, HTNSAT, DirectSAT}
+
+// ParseEngines reads a comma-separated list of engines, or "all".
+func ParseEngines(s string) ([]Engine, error) {
+	if s == "" || s == "all" {
+		return Engines, nil
+	}
+	var out []Engine
+	for _, f := range strings.Split(s, ",") {
+		e := Engine(strings.TrimSpace(f))
+		switch e {
+		case Progression, HTNSAT, DirectSAT:
+			out = append(out, e)
+		default:
+			return nil, fmt.Errorf("unknown engine %q (want progression, htn-sat, direct-sat or all)", f)
+		}
+	}
+	return out, nil
+}
+
+// Stages are the stage names of a run, in pipeline order: parse includes
+// writing the HDDL problem, decode reading the grid back, verify checking
+// the plan and the grid.
+var Stages = pipeline.Stages
+
+// Run is the record of one engine on one puzzle.
+type Run struct {
+	Puzzle     string
+	Size       int
+	Givens     int
+	Engine     Engine
+	Style      sudoku.Style
+	Status     plan.Status
+	Error      string
+	Stages     pipeline.Times
+	Total      time.Duration
+	Solution   sudoku.Grid
+	Verified   bool // the plan verifies and the grid is a solution of the puzzle
+	PlanLength int
+	Nodes      int64
+	Vars       int
+	Clauses    int
+	Depth      int
+	AllocBytes uint64 // heap bytes allocated during the run
+	PeakHeap   uint64 // peak heap above its size at the start (see heapSampler)
+	Unique     sudoku.Uniqueness
+}
+
+// Options configure the engines. The zero value is the unordered style
+// with every engine's defaults.
+type Options struct {
+	Style sudoku.Style
+	HTN   htn.Options
+	// SAT configures htn-sat; its Solver (nil: gophersat) solves the
+	// direct encoding too.
+	SAT    satenc.Config
+	NoFold bool // HTN engines: do not fold pure tests
+	Unique bool // direct-sat: also decide whether the solution is unique
+	// MaxGround bounds grounding (0: the default budget).
+	MaxGround int
+	// Memory measures each run's allocations and peak heap (Run.AllocBytes,
+	// Run.PeakHeap): a garbage collection before the run and a 1 ms heap
+	// poll during it, outside the timed part but not free.
+	Memory bool
+}
+
+// pipelineConfig is the configuration of an HTN engine's run.
+func (o Options) pipelineConfig(e Engine) pipeline.Config {
+	cfg := pipeline.Config{Engine: pipeline.Progression, NoFold: o.NoFold, HTN: o.HTN}
+	cfg.Ground.MaxGround = o.MaxGround
+	if e == HTNSAT {
+		cfg.Engine, cfg.SAT = pipeline.SAT, o.SAT
+	}
+	return cfg
+}
+
+// RunEngine solves p with engine e. Failures, panics and timeouts are
+// recorded in the Run, never returned.
+func RunEngine(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options) (r Run) {
+	r = Run{Puzzle: p.Name, Size: p.Size(), Givens: p.Givens(), Engine: e, Style: opt.Style, Stages: pipeline.Times{}}
+	var ms runtime.MemStats
+	var hs *heapSampler
+	if opt.Memory {
+		// start from a collected heap, so that one run's garbage is not
+		// counted against the next (outside the timed part)
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		hs = startHeapSampler()
+	}
+	alloc0 := ms.TotalAlloc
+	start := time.Now()
+	defer func() {
+		if x := recover(); x != nil {
+			r.Status, r.Error = plan.Failed, fmt.Sprintf("panic: %v", x)
+		}
+		r.Total = time.Since(start)
+		if hs != nil {
+			r.PeakHeap = hs.Stop()
+			runtime.ReadMemStats(&ms)
+			r.AllocBytes = ms.TotalAlloc - alloc0
+		}
+	}()
+	var err error
+	switch e {
+	case Progression, HTNSAT:
+		err = runHTN(ctx, p, e, opt, &r)
+	case DirectSAT:
+		err = runDirect(ctx, p, opt, &r)
+	default:
+		err = fmt.Errorf("unknown engine %q", e)
+	}
+	r.Status = plan.StatusOf(err)
+	if errors.Is(err, sudoku.ErrNoSolution) {
+		r.Status = plan.Unsolvable
+	}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	return r
+}
+
+func runHTN(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options, r *Run) error {
+	t0 := time.Now()
+	_, prob, err := sudoku.Model(p.Grid, opt.Style)
+	r.Stages.Add("parse", time.Since(t0))
+	if err != nil {
+		return err
+	}
+	res, err := pipeline.Run(ctx, prob, opt.pipelineConfig(e))
+	for s, d := range res.Times {
+		r.Stages.Add(s, d)
+	}
+	if res.HTN != nil {
+		r.Nodes = res.HTN.Nodes
+	}
+	if res.SAT != nil {
+		r.Vars, r.Clauses, r.Depth = res.SAT.Vars, res.SAT.Clauses, res.SAT.Depth
+	}
+	if err != nil {
+		return err
+	}
+	r.PlanLength = res.Plan.Length()
+	t1 := time.Now()
+	g, gerr := sudoku.GridFromPlan(res.Plan, p.Grid)
+	t2 := time.Now()
+	r.Stages.Add("decode", t2.Sub(t1))
+	if gerr == nil {
+		gerr = g.Solves(p.Grid)
+	}
+	r.Stages.Add("verify", time.Since(t2))
+	if gerr != nil {
+		// a valid plan of the unordered model can still break the rules:
+		// it may check two cells before filling both
+		r.Solution = g
+		return fmt.Errorf("the plan is valid but its grid is not a solution: %w", gerr)
+	}
+	r.Solution, r.Verified = g, true
+	return nil
+}
+
+func runDirect(ctx context.Context, p sudoku.Puzzle, opt Options, r *Run) error {
+	mark := time.Now()
+	lap := func(stage string) {
+		now := time.Now()
+		r.Stages.Add(stage, now.Sub(mark))
+		mark = now
+	}
+	enc, err := sudoku.EncodeDirect(p.Grid)
+	lap("encode")
+	if err != nil {
+		return err
+	}
+	r.Vars, r.Clauses = enc.NumVars, enc.CNF.NumClauses
+	s := opt.SAT.Solver
+	if s == nil {
+		s = satenc.Gophersat{}
+	}
+	res, err := s.Solve(ctx, enc.CNF)
+	lap("solve")
+	if err != nil {
+		return err
+	}
+	if !res.Sat {
+		return sudoku.ErrNoSolution
+	}
+	g := enc.Decode(res.Model)
+	lap("decode")
+	if opt.Unique {
+		second := &satenc.CNF{}
+		enc.CNF.Each(second)
+		second.AddClause(enc.Block(res.Model)...)
+		second.NumVars = enc.CNF.NumVars
+		res2, err := s.Solve(ctx, second)
+		if err != nil {
+			return err
+		}
+		r.Unique = sudoku.Unique
+		if res2.Sat {
+			r.Unique = sudoku.Several
+		}
+		lap("solve")
+	}
+	err = g.Solves(p.Grid)
+	lap("verify")
+	if err != nil {
+		return fmt.Errorf("the model's grid is not a solution: %w", err)
+	}
+	r.Solution, r.Verified = g, true
+	return nil
+}

@@ -1,0 +1,136 @@
+package ipc
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/htnsat/htnsat/internal/corpus"
+)
+
+var header = []string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "plan_length", "nodes", "message"}
+
+// reportFields are the report fields a CSV row keeps, in column order
+// after max_rss_mb.
+var reportFields = []string{"facts", "actions", "methods", "plan_length", "nodes"}
+
+// Key identifies a problem in a CSV file: track/domain/problem file.
+func Key(in corpus.Instance) string {
+	return in.Track + "/" + in.Domain + "/" + filepath.Base(in.ProblemFile)
+}
+
+func row(r Result) []string {
+	row := []string{r.Instance.Track, r.Instance.Domain, filepath.Base(r.Instance.ProblemFile), r.Status,
+		strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.FormatFloat(r.MaxRSSMB, 'f', 1, 64)}
+	for _, k := range reportFields {
+		row = append(row, strconv.Itoa(int(num(r.Report, k))))
+	}
+	return append(row, r.Message)
+}
+
+// WriteCSV writes one row per result.
+func WriteCSV(file string, results []Result) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write(header)
+	for _, r := range results {
+		w.Write(row(r))
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ReadCSV reads the rows of an earlier run, by Key.
+func ReadCSV(file string) (map[string]Result, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	out := map[string]Result{}
+	for i, rec := range recs {
+		if i == 0 && len(rec) > 0 && rec[0] == header[0] {
+			continue
+		}
+		if len(rec) != len(header) {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d", file, i+1, len(rec), len(header))
+		}
+		r := Result{Status: rec[3], Message: rec[len(rec)-1], Report: map[string]any{}}
+		var errs [2]error
+		r.Seconds, errs[0] = strconv.ParseFloat(rec[4], 64)
+		r.MaxRSSMB, errs[1] = strconv.ParseFloat(rec[5], 64)
+		for _, e := range errs {
+			if e != nil {
+				return nil, fmt.Errorf("%s:%d: %v", file, i+1, e)
+			}
+		}
+		for j, k := range reportFields {
+			v, err := strconv.ParseFloat(rec[6+j], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %s: %v", file, i+1, k, err)
+			}
+			r.Report[k] = v
+		}
+		out[rec[0]+"/"+rec[1]+"/"+rec[2]] = r
+	}
+	return out, nil
+}
+
+// csvRows appends rows to the CSV file of a run as problems finish.
+type csvRows struct {
+	f *os.File
+	w *csv.Writer
+}
+
+// openCSV starts the file with the rows already known (results of the
+// indices not in todo).
+func openCSV(file string, results []Result, todo []int) (*csvRows, error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	c := &csvRows{f: f, w: csv.NewWriter(f)}
+	c.w.Write(header)
+	pending := map[int]bool{}
+	for _, i := range todo {
+		pending[i] = true
+	}
+	for i, r := range results {
+		if !pending[i] {
+			c.w.Write(row(r))
+		}
+	}
+	c.w.Flush()
+	return c, c.w.Error()
+}
+
+func (c *csvRows) add(r Result) {
+	c.w.Write(row(r))
+	c.w.Flush()
+}
+
+func (c *csvRows) close() error {
+	if c.f == nil {
+		return nil
+	}
+	c.w.Flush()
+	err := c.w.Error()
+	if cerr := c.f.Close(); err == nil {
+		err = cerr
+	}
+	c.f = nil
+	return err
+}

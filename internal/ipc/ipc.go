@@ -1,0 +1,216 @@
+// Package ipc is the IPC 2020 benchmark harness: it runs one htnsat
+// command per problem, each in its own process under a time and memory
+// limit, a few at a time; keeps one CSV row per problem, written as soon
+// as the problem is done so that an interrupted run can be resumed; and
+// tabulates the rows per domain.
+package ipc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/htnsat/htnsat/internal/corpus"
+	"github.com/htnsat/htnsat/internal/proc"
+	"github.com/htnsat/htnsat/plan"
+)
+
+// Options configure a run over the benchmark set.
+type Options struct {
+	Exe     string // the htnsat binary that runs each problem
+	Stage   string // ground or plan
+	Engine  string // for Stage plan
+	Timeout time.Duration
+	Jobs    int      // problems run at once (default 1)
+	MemMB   int      // memory limit per problem
+	Extra   []string // more arguments for each run
+	CSV     string   // the CSV file of rows ("" for none)
+	Resume  bool     // keep the rows of CSV and run only the other problems
+	// Progress, if set, is called after each problem with the number done.
+	Progress func(done, total int, in corpus.Instance)
+}
+
+// Result is one problem's outcome.
+type Result struct {
+	Instance corpus.Instance
+	Status   string // a plan.Status, or "ok" for a finished ground stage
+	Seconds  float64
+	MaxRSSMB float64
+	Report   map[string]any // the child's JSON report
+	Message  string
+}
+
+// Solved reports whether the problem was done: grounded, or solved with a
+// verified plan.
+func (r Result) Solved() bool { return r.Status == "ok" || r.Status == string(plan.Solved) }
+
+// Select lists the problems of ins whose name contains filter, at most
+// first of each domain (0: all).
+func Select(ins []corpus.Instance, filter string, first int) []corpus.Instance {
+	var sel []corpus.Instance
+	taken := map[string]int{}
+	for _, in := range ins {
+		if filter != "" && !strings.Contains(in.Name(), filter) {
+			continue
+		}
+		key := in.Track + "/" + in.Domain
+		if first > 0 && taken[key] >= first {
+			continue
+		}
+		taken[key]++
+		sel = append(sel, in)
+	}
+	return sel
+}
+
+// Run runs every problem of sel and returns the results in sel's order.
+// With Resume, the rows already in the CSV file count as done.
+func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, error) {
+	if opts.Stage != "ground" && opts.Stage != "plan" {
+		return nil, fmt.Errorf("the stage must be ground or plan, not %q", opts.Stage)
+	}
+	if opts.Resume && opts.CSV == "" {
+		return nil, fmt.Errorf("resuming needs a CSV file")
+	}
+	results := make([]Result, len(sel))
+	var prev map[string]Result
+	if opts.Resume {
+		var err error
+		if prev, err = ReadCSV(opts.CSV); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+	}
+	var todo []int
+	for i, in := range sel {
+		if r, ok := prev[Key(in)]; ok {
+			r.Instance = in
+			results[i] = r
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	// rows are appended as problems finish, so that an interrupted run
+	// keeps what it did; the file is rewritten in order at the end
+	var rows *csvRows
+	if opts.CSV != "" {
+		var err error
+		if rows, err = openCSV(opts.CSV, results, todo); err != nil {
+			return nil, err
+		}
+		defer rows.close()
+	}
+	var mu sync.Mutex
+	done := len(sel) - len(todo)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(opts.Jobs, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				r := runOne(ctx, sel[i], opts)
+				mu.Lock()
+				results[i] = r
+				done++
+				if rows != nil && ctx.Err() == nil {
+					rows.add(r)
+				}
+				if opts.Progress != nil {
+					opts.Progress(done, len(sel), sel[i])
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if rows != nil {
+		if err := rows.close(); err != nil {
+			return nil, err
+		}
+		if err := WriteCSV(opts.CSV, results); err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// runOne runs the stage on one problem in a process of its own.
+func runOne(ctx context.Context, in corpus.Instance, opts Options) Result {
+	args := []string{opts.Stage, "--json", "--timeout", opts.Timeout.String()}
+	if opts.Stage == "plan" {
+		args = append(args, "--engine", opts.Engine)
+	}
+	args = append(args, opts.Extra...)
+	args = append(args, in.DomainFile, in.ProblemFile)
+	cctx, cancel := context.WithTimeout(ctx, opts.Timeout+5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, opts.Exe, args...)
+	proc.Isolate(cmd)
+	if opts.MemMB > 0 {
+		cmd.Env = append(os.Environ(), fmt.Sprintf("GOMEMLIMIT=%dMiB", opts.MemMB*3/4))
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := Result{Instance: in, Seconds: time.Since(start).Seconds()}
+	if cmd.ProcessState != nil {
+		r.MaxRSSMB = proc.MaxRSSMB(cmd.ProcessState)
+	}
+	msg := strings.TrimSpace(stderr.String())
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	r.Message = strings.TrimPrefix(msg, "htnsat: ")
+	code := -1
+	if cmd.ProcessState != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	rep := map[string]any{}
+	hasReport := json.Unmarshal(stdout.Bytes(), &rep) == nil
+	if hasReport {
+		r.Report = rep
+	}
+	switch {
+	case cctx.Err() != nil || code == plan.ExitTimeout:
+		r.Status = string(plan.Timeout)
+	case hasReport && rep["status"] != nil:
+		r.Status, _ = rep["status"].(string)
+	case err == nil:
+		r.Status = "ok"
+	case strings.Contains(r.Message, "too large"):
+		r.Status = string(plan.TooLarge)
+	case strings.Contains(r.Message, "unsolvable"):
+		r.Status = string(plan.Unsolvable)
+	default:
+		r.Status = string(plan.Failed)
+	}
+	return r
+}
+
+// num reads a number of a report.
+func num(r map[string]any, key string) float64 {
+	if r == nil {
+		return 0
+	}
+	if v, ok := r[key].(float64); ok {
+		return v
+	}
+	return 0
+}
