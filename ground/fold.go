@@ -1,6 +1,10 @@
 package ground
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/htnsat/htnsat/internal/sets"
+)
 
 // A pure test is a compound task with exactly one method, which has no
 // subtasks: it only checks that method's precondition where it stands
@@ -45,6 +49,7 @@ func FoldTests(t *Task) *Folding {
 		return c.Methods[0], true
 	}
 	ft := *t
+	ft.memo = &memo{}
 	ft.Methods = make([]Method, len(t.Methods))
 	for mi := range t.Methods {
 		m := &t.Methods[mi]
@@ -83,7 +88,7 @@ func FoldTests(t *Task) *Folding {
 				}
 			}
 		}
-		nm.Pre, nm.NegPre = dedup(pre), dedup(neg)
+		nm.Pre, nm.NegPre = sets.Dedup(pre), sets.Dedup(neg)
 	}
 	f.Task = &ft
 	return f
@@ -138,19 +143,6 @@ func foldable(m *Method, test func(TaskID) (MethodID, bool)) []bool {
 		return nil
 	}
 	return folded
-}
-
-// dedup removes repeated facts, keeping the first of each.
-func dedup(fs []FactID) []FactID {
-	seen := make(map[FactID]struct{}, len(fs))
-	out := fs[:0]
-	for _, x := range fs {
-		if _, dup := seen[x]; !dup {
-			seen[x] = struct{}{}
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // Unfold turns a solution of the folded task into one of the original:

@@ -1,9 +1,12 @@
 package ground
 
 import (
+	"context"
 	"fmt"
-	"math/bits"
-	"sort"
+	"maps"
+	"slices"
+
+	"github.com/htnsat/htnsat/internal/sets"
 )
 
 // A ChoiceGroup is a set of choice tasks (each binds one free variable of
@@ -28,24 +31,99 @@ type ChoiceGroup struct {
 	Atomic  bool
 }
 
-// ChoiceGroups finds the choice groups of t. The search for groups (maximal
-// cliques of pairwise exclusive choice tasks) stops after about maxWork
-// steps and returns what it found.
-func (t *Task) ChoiceGroups(maxWork int) []ChoiceGroup {
-	nt := t.NumTasks()
-	a := &groupAnalysis{t: t, adds: make([][]FactID, nt), negs: make([][]FactID, nt), state: make([]int8, nt)}
-	a.neverDel = make([]bool, len(t.Facts))
-	for i := range a.neverDel {
-		a.neverDel[i] = true
-	}
-	for _, ac := range t.Actions {
-		for _, f := range ac.Del {
-			a.neverDel[f] = false
+// maxGroupWork bounds the search for groups (maximal cliques of pairwise
+// exclusive choice tasks): it stops after about this many steps and keeps
+// what it found.
+const maxGroupWork = 1_000_000
+
+// ChoiceGroups returns the choice groups of t. They are computed once per
+// task (the engines share them); a call whose context ends first returns
+// its error and leaves the groups to be computed by the next call.
+func (t *Task) ChoiceGroups(ctx context.Context) ([]ChoiceGroup, error) {
+	if t.memo != nil {
+		if g := t.memo.groups.Load(); g != nil {
+			return *g, nil
 		}
 	}
-	// choice tasks binding one variable, and their methods by value
-	var tasks []TaskID
-	value := map[MethodID]int{}
+	groups, err := choiceGroups(ctx, t, maxGroupWork)
+	if err != nil {
+		return nil, err
+	}
+	if t.memo != nil {
+		t.memo.groups.Store(&groups)
+	}
+	return groups, nil
+}
+
+// choiceGroups finds the choice groups of t in five steps: the choice
+// tasks and their values; the pairs of tasks that exclude each other; the
+// graph of those exclusions; its maximal cliques; and the cliques merged
+// into groups that offer as many values as they have tasks.
+func choiceGroups(ctx context.Context, t *Task, maxWork int) ([]ChoiceGroup, error) {
+	a := newGroupAnalysis(ctx, t, maxWork)
+	if !a.findChoiceTasks() {
+		return nil, nil
+	}
+	mutual := a.mutualExclusions()
+	if a.err != nil {
+		return nil, a.err
+	}
+	a.exclusionGraph(mutual)
+	sets := a.mergeCliques(a.cliques())
+	if a.err != nil {
+		return nil, a.err
+	}
+	var groups []ChoiceGroup
+	for _, m := range sets {
+		if g, ok := a.group(m); ok {
+			groups = append(groups, g)
+		}
+	}
+	return groups, nil
+}
+
+type groupAnalysis struct {
+	ctx        context.Context
+	err        error // the context's, once it ended
+	t          *Task
+	neverDel   []bool
+	adds, negs [][]FactID // per task, once computed
+	state      []int8     // per task: 0 new, 1 being computed, 2 done
+
+	work, maxWork int
+	tasks         []TaskID       // the choice tasks
+	valueOf       []int          // per method of a choice task: its value, else -1
+	offers        []map[int]bool // per choice task: its values
+	methAdds      [][]FactID     // per method of a choice task
+	methNegs      [][]FactID
+	adj           []sets.Bits // exclusion graph over tasks' indices
+}
+
+func newGroupAnalysis(ctx context.Context, t *Task, maxWork int) *groupAnalysis {
+	nt := t.NumTasks()
+	a := &groupAnalysis{ctx: ctx, t: t, maxWork: maxWork, adds: make([][]FactID, nt), negs: make([][]FactID, nt), state: make([]int8, nt)}
+	_, a.neverDel = t.Permanence()
+	return a
+}
+
+// tick counts work and reports whether to stop: the budget is spent or
+// the context ended.
+func (a *groupAnalysis) tick() bool {
+	a.work++
+	if a.work&1023 == 0 && a.err == nil {
+		a.err = a.ctx.Err()
+	}
+	return a.work > a.maxWork || a.err != nil
+}
+
+// findChoiceTasks collects the choice tasks of the initial network whose
+// methods each bind one value; it reports whether there are two or more.
+func (a *groupAnalysis) findChoiceTasks() bool {
+	t := a.t
+	a.valueOf = make([]int, len(t.Methods))
+	for i := range a.valueOf {
+		a.valueOf[i] = -1
+	}
 	for _, id := range t.Initial {
 		if t.IsPrimitive(id) || !t.Compound(id).Synthetic() {
 			continue
@@ -56,144 +134,146 @@ func (t *Task) ChoiceGroups(maxWork int) []ChoiceGroup {
 				ok = false
 			}
 		}
-		if ok {
-			tasks = append(tasks, id)
-			for _, m := range t.Compound(id).Methods {
-				value[m] = t.Methods[m].Args[0]
-			}
+		if !ok {
+			continue
 		}
-	}
-	if len(tasks) < 2 {
-		return nil
-	}
-	methAdds := make([][]FactID, len(t.Methods))
-	methNegs := make([][]FactID, len(t.Methods))
-	for _, id := range tasks {
+		a.tasks = append(a.tasks, id)
+		offers := map[int]bool{}
 		for _, m := range t.Compound(id).Methods {
-			methAdds[m], methNegs[m] = a.method(m)
+			a.valueOf[m] = t.Methods[m].Args[0]
+			offers[a.valueOf[m]] = true
 		}
+		a.offers = append(a.offers, offers)
 	}
-	// Two methods with the same value block each other when each adds for
-	// good a fact the other requires to be false. Count, for every pair of
-	// tasks, the values on which their methods block each other both ways,
-	// and the values they share: the tasks exclude each other when the two
-	// counts agree.
+	return len(a.tasks) >= 2
+}
+
+// mutualExclusions counts, for every pair of choice tasks, the values on
+// which their methods block each other both ways: each adds for good a
+// fact the other requires to be false.
+func (a *groupAnalysis) mutualExclusions() map[[2]int]int {
+	t := a.t
+	a.methAdds = make([][]FactID, len(t.Methods))
+	a.methNegs = make([][]FactID, len(t.Methods))
 	index := map[TaskID]int{}
-	for i, id := range tasks {
+	var choiceMethods []MethodID
+	for i, id := range a.tasks {
 		index[id] = i
+		for _, m := range t.Compound(id).Methods {
+			a.methAdds[m], a.methNegs[m] = a.method(m)
+			choiceMethods = append(choiceMethods, m)
+		}
 	}
 	requires := make([][]MethodID, len(t.Facts))
-	var choiceMethods []MethodID
-	for _, id := range tasks {
-		choiceMethods = append(choiceMethods, t.Compound(id).Methods...)
-	}
 	for _, m := range choiceMethods {
-		for _, f := range methNegs[m] {
+		for _, f := range a.methNegs[m] {
 			requires[f] = append(requires[f], m)
 		}
 	}
-	valueOf := make([]int, len(t.Methods))
-	for i := range valueOf {
-		valueOf[i] = -1
-	}
-	for m, v := range value {
-		valueOf[m] = v
-	}
-	requiresFalse := func(m MethodID, f FactID) bool {
-		negs := methNegs[m]
-		k := sort.Search(len(negs), func(i int) bool { return negs[i] >= f })
-		return k < len(negs) && negs[k] == f
-	}
 	mutual := map[[2]int]int{}
 	done := make([]MethodID, len(t.Methods)) // done[m2] == m1+1: pair checked
-	for _, m1 := range choiceMethods {
-		for _, f := range methAdds[m1] {
+	for k, m1 := range choiceMethods {
+		if k&255 == 0 {
+			if a.err = a.ctx.Err(); a.err != nil {
+				return nil
+			}
+		}
+		for _, f := range a.methAdds[m1] {
 			for _, m2 := range requires[f] {
-				if m2 <= m1 || done[m2] == m1+1 || valueOf[m2] != valueOf[m1] || t.Methods[m2].Task == t.Methods[m1].Task {
+				if m2 <= m1 || done[m2] == m1+1 || a.valueOf[m2] != a.valueOf[m1] || t.Methods[m2].Task == t.Methods[m1].Task {
 					continue
 				}
 				done[m2] = m1 + 1
-				back := false
-				for _, g := range methAdds[m2] {
-					if requiresFalse(m1, g) {
-						back = true
-						break
-					}
-				}
-				if back {
+				if a.blocks(m2, m1) {
 					i, j := index[t.Methods[m1].Task], index[t.Methods[m2].Task]
 					mutual[[2]int{min(i, j), max(i, j)}]++
 				}
 			}
 		}
 	}
-	offers := make([]map[int]bool, len(tasks))
-	for i, id := range tasks {
-		offers[i] = map[int]bool{}
-		for _, m := range t.Compound(id).Methods {
-			offers[i][value[m]] = true
+	return mutual
+}
+
+// blocks reports whether method m adds for good a fact that method o
+// requires to be false.
+func (a *groupAnalysis) blocks(m, o MethodID) bool {
+	negs := a.methNegs[o]
+	for _, g := range a.methAdds[m] {
+		if _, ok := slices.BinarySearch(negs, g); ok {
+			return true
 		}
 	}
-	adj := make([]bitset, len(tasks))
-	for i := range adj {
-		adj[i] = newBitset(len(tasks))
+	return false
+}
+
+// exclusionGraph links two tasks that exclude each other: they block each
+// other on every value they share.
+func (a *groupAnalysis) exclusionGraph(mutual map[[2]int]int) {
+	a.adj = make([]sets.Bits, len(a.tasks))
+	for i := range a.adj {
+		a.adj[i] = sets.NewBits(len(a.tasks))
 	}
-	work := 0
 	for pair, n := range mutual {
 		i, j := pair[0], pair[1]
 		shared := 0
-		for v := range offers[i] {
-			if offers[j][v] {
+		for v := range a.offers[i] {
+			if a.offers[j][v] {
 				shared++
 			}
 		}
-		work += len(offers[i])
+		a.work += len(a.offers[i])
 		if n == shared {
-			adj[i].set(j)
-			adj[j].set(i)
+			a.adj[i].Add(j)
+			a.adj[j].Add(i)
 		}
 	}
-	// maximal cliques of the exclusion graph (Bron-Kerbosch with a pivot,
-	// on bitsets)
+}
+
+// cliques lists the maximal cliques of the exclusion graph (Bron-Kerbosch
+// with a pivot, on bitsets), as far as the work budget goes.
+func (a *groupAnalysis) cliques() [][]int {
 	var cliques [][]int
-	var bk func(r []int, p, x bitset)
-	bk = func(r []int, p, x bitset) {
-		if work > maxWork {
+	var bk func(r []int, p, x sets.Bits)
+	bk = func(r []int, p, x sets.Bits) {
+		if a.tick() {
 			return
 		}
-		work++
-		if p.empty() && x.empty() {
+		if p.Empty() && x.Empty() {
 			if len(r) >= 2 {
-				cliques = append(cliques, append([]int(nil), r...))
+				cliques = append(cliques, slices.Clone(r))
 			}
 			return
 		}
 		pivot, best := -1, -1
-		for _, u := range append(p.members(), x.members()...) {
-			if n := p.andCount(adj[u]); n > best {
+		for _, u := range append(p.Members(), x.Members()...) {
+			if n := p.AndCount(a.adj[u]); n > best {
 				pivot, best = u, n
 			}
 		}
-		for _, v := range p.members() {
-			if adj[pivot].has(v) {
+		for _, v := range p.Members() {
+			if a.adj[pivot].Has(v) {
 				continue
 			}
-			bk(append(r, v), p.and(adj[v]), x.and(adj[v]))
-			p.clear(v)
-			x.set(v)
+			bk(append(r, v), p.And(a.adj[v]), x.And(a.adj[v]))
+			p.Remove(v)
+			x.Add(v)
 		}
 	}
-	all := newBitset(len(tasks))
-	for i := range tasks {
-		all.set(i)
+	all := sets.NewBits(len(a.tasks))
+	for i := range a.tasks {
+		all.Add(i)
 	}
-	bk(nil, all, newBitset(len(tasks)))
-	// Two tasks without a common value cannot clash, so they are not
-	// linked in the graph, and a group may be split into overlapping
-	// cliques: merge cliques that share two tasks while every pair of the
-	// union that shares a value still excludes each other.
+	bk(nil, all, sets.NewBits(len(a.tasks)))
+	return cliques
+}
+
+// mergeCliques joins cliques that share two tasks while every pair of the
+// union that shares a value still excludes each other. Two tasks without
+// a common value cannot clash, so they are not linked in the graph, and a
+// group may have been split into overlapping cliques.
+func (a *groupAnalysis) mergeCliques(cliques [][]int) [][]int {
 	compatible := func(i, j int) bool {
-		return i == j || adj[i].has(j) || disjointValues(offers[i], offers[j])
+		return i == j || a.adj[i].Has(j) || disjointValues(a.offers[i], a.offers[j])
 	}
 	var sets [][]int
 	seen := map[string]bool{}
@@ -202,7 +282,7 @@ func (t *Task) ChoiceGroups(maxWork int) []ChoiceGroup {
 		for _, x := range k {
 			set[x] = true
 		}
-		for changed := true; changed && work <= maxWork; {
+		for changed := true; changed && a.work <= a.maxWork && a.err == nil; {
 			changed = false
 			for _, k2 := range cliques {
 				overlap, fresh := 0, []int{}
@@ -219,8 +299,7 @@ func (t *Task) ChoiceGroups(maxWork int) []ChoiceGroup {
 				ok := true
 				for _, x := range fresh {
 					for y := range set {
-						work++
-						if !compatible(x, y) {
+						if a.tick() || !compatible(x, y) {
 							ok = false
 							break
 						}
@@ -237,25 +316,14 @@ func (t *Task) ChoiceGroups(maxWork int) []ChoiceGroup {
 				}
 			}
 		}
-		members := make([]int, 0, len(set))
-		for x := range set {
-			members = append(members, x)
-		}
-		sort.Ints(members)
+		members := slices.Sorted(maps.Keys(set))
 		key := fmt.Sprint(members)
 		if !seen[key] {
 			seen[key] = true
 			sets = append(sets, members)
 		}
 	}
-	// kept when the tasks offer exactly as many values as they are
-	var groups []ChoiceGroup
-	for _, m := range sets {
-		if g, ok := a.group(m, tasks, value); ok {
-			groups = append(groups, g)
-		}
-	}
-	return groups
+	return sets
 }
 
 // disjointValues reports whether two tasks offer no common value.
@@ -266,57 +334,6 @@ func disjointValues(a, b map[int]bool) bool {
 		}
 	}
 	return true
-}
-
-// bitset is a set of small non-negative integers.
-type bitset []uint64
-
-func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
-func (b bitset) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
-func (b bitset) clear(i int)    { b[i>>6] &^= 1 << (uint(i) & 63) }
-func (b bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
-func (b bitset) empty() bool {
-	for _, w := range b {
-		if w != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func (b bitset) and(c bitset) bitset {
-	out := make(bitset, len(b))
-	for i := range b {
-		out[i] = b[i] & c[i]
-	}
-	return out
-}
-
-func (b bitset) andCount(c bitset) int {
-	n := 0
-	for i := range b {
-		n += bits.OnesCount64(b[i] & c[i])
-	}
-	return n
-}
-
-func (b bitset) members() []int {
-	var out []int
-	for i, w := range b {
-		for w != 0 {
-			k := bits.TrailingZeros64(w)
-			out = append(out, i*64+k)
-			w &= w - 1
-		}
-	}
-	return out
-}
-
-type groupAnalysis struct {
-	t          *Task
-	neverDel   []bool
-	adds, negs [][]FactID // per task, once computed
-	state      []int8     // per task: 0 new, 1 being computed, 2 done
 }
 
 // task returns the facts a task adds for good, and those it requires to be
@@ -367,7 +384,7 @@ func (a *groupAnalysis) method(m MethodID) ([]FactID, []FactID) {
 
 // group builds a ChoiceGroup from a clique if its tasks offer exactly as
 // many values as they are.
-func (a *groupAnalysis) group(r []int, tasks []TaskID, value map[MethodID]int) (ChoiceGroup, bool) {
+func (a *groupAnalysis) group(r []int) (ChoiceGroup, bool) {
 	if len(r) < 2 {
 		return ChoiceGroup{}, false
 	}
@@ -376,9 +393,9 @@ func (a *groupAnalysis) group(r []int, tasks []TaskID, value map[MethodID]int) (
 	atomic := true
 	g := ChoiceGroup{}
 	for _, i := range r {
-		g.Tasks = append(g.Tasks, tasks[i])
-		for _, m := range t.Compound(tasks[i]).Methods {
-			vals[value[m]] = append(vals[value[m]], m)
+		g.Tasks = append(g.Tasks, a.tasks[i])
+		for _, m := range t.Compound(a.tasks[i]).Methods {
+			vals[a.valueOf[m]] = append(vals[a.valueOf[m]], m)
 			if !a.atomic(m) {
 				atomic = false
 			}
@@ -387,11 +404,8 @@ func (a *groupAnalysis) group(r []int, tasks []TaskID, value map[MethodID]int) (
 	if len(vals) != len(r) {
 		return ChoiceGroup{}, false
 	}
-	for v := range vals {
-		g.Values = append(g.Values, v)
-	}
-	sort.Ints(g.Values)
-	sort.Slice(g.Tasks, func(x, y int) bool { return g.Tasks[x] < g.Tasks[y] })
+	g.Values = slices.Sorted(maps.Keys(vals))
+	slices.Sort(g.Tasks)
 	for _, v := range g.Values {
 		g.ByValue = append(g.ByValue, vals[v])
 	}
@@ -425,7 +439,7 @@ func (a *groupAnalysis) atomic(m MethodID) bool {
 }
 
 func sortedFacts(fs []FactID) []FactID {
-	sort.Slice(fs, func(i, j int) bool { return fs[i] < fs[j] })
+	slices.Sort(fs)
 	return fs
 }
 

@@ -1,6 +1,7 @@
 package ground_test
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"testing"
@@ -57,7 +58,10 @@ func TestChoiceGroupsSudoku(t *testing.T) {
 		units := unitBlanks(pz)
 		for _, style := range []sudoku.Style{sudoku.Ordered, sudoku.Unordered} {
 			task, _ := groundSudoku(t, c.line, style)
-			gs := task.ChoiceGroups(1_000_000)
+			gs, err := task.ChoiceGroups(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, g := range gs {
 				if len(g.Tasks) != len(g.Values) || !g.Atomic {
 					t.Errorf("%s: group of %d tasks, %d values, atomic %v", style, len(g.Tasks), len(g.Values), g.Atomic)

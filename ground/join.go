@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/htnsat/htnsat/hddl"
@@ -169,7 +169,15 @@ func (q *query) plan(bound []bool) *joinPlan {
 			rest = append(rest, v)
 		}
 	}
-	sort.SliceStable(rest, func(i, j int) bool { return q.need[rest[i]] && !q.need[rest[j]] })
+	slices.SortStableFunc(rest, func(a, b int) int {
+		switch {
+		case q.need[a] && !q.need[b]:
+			return -1
+		case q.need[b] && !q.need[a]:
+			return 1
+		}
+		return 0
+	})
 	for _, v := range rest {
 		kind := stepAny
 		if q.need[v] {
@@ -350,185 +358,228 @@ func (j *joiner) run(pl *joinPlan, binding []int32, emit func([]int32) error) er
 		// fail fast: enumerating these variables alone exceeds the budget
 		return j.tooLarge(q, pl)
 	}
-	val := func(t hddl.Term) int32 {
-		if t.IsVar() {
-			return binding[t.Var()]
-		}
-		return int32(t.Obj())
-	}
-	tup := make([]int32, 0, 8)
-	check := func(ids []int) bool {
-		for _, i := range ids {
-			f := &q.filters[i]
-			switch f.kind {
-			case fEqual:
-				if val(f.args[0]) != val(f.args[1]) {
-					return false
-				}
-			case fNotEqual:
-				if val(f.args[0]) == val(f.args[1]) {
-					return false
-				}
-			case fNotIn:
-				tup = tup[:0]
-				for _, a := range f.args {
-					tup = append(tup, val(a))
-				}
-				if _, ok := f.rel.find(tup); ok {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	if !check(pl.pre) {
+	r := &joinRun{j: j, pl: pl, q: q, b: binding, emit: emit, tup: make([]int32, 0, 8)}
+	if !r.check(pl.pre) {
 		return nil
 	}
-	var rec func(s int) error
-	rec = func(s int) error {
-		if s == len(pl.steps) {
-			return emit(binding)
-		}
-		st := &pl.steps[s]
-		switch st.kind {
-		case stepCopy:
-			binding[st.v] = val(st.from)
-			if j.isOfType(int(binding[st.v]), q.vars[st.v].Type) && check(st.checks) {
-				if err := rec(s + 1); err != nil {
-					return err
-				}
+	return r.step(0)
+}
+
+// joinRun is one evaluation of a plan: the binding it extends, step by
+// step, and where its answers go.
+type joinRun struct {
+	j    *joiner
+	pl   *joinPlan
+	q    *query
+	b    []int32
+	emit func([]int32) error
+	tup  []int32 // scratch
+}
+
+func (r *joinRun) val(t hddl.Term) int32 {
+	if t.IsVar() {
+		return r.b[t.Var()]
+	}
+	return int32(t.Obj())
+}
+
+// check evaluates the filters ids under the binding.
+func (r *joinRun) check(ids []int) bool {
+	for _, i := range ids {
+		f := &r.q.filters[i]
+		switch f.kind {
+		case fEqual:
+			if r.val(f.args[0]) != r.val(f.args[1]) {
+				return false
 			}
-			binding[st.v] = -1
-			return nil
-		case stepEnum, stepAny:
-			objs := j.objOf(q.vars[st.v].Type)
-			if st.kind == stepAny && len(objs) > 1 {
-				objs = objs[:1]
+		case fNotEqual:
+			if r.val(f.args[0]) == r.val(f.args[1]) {
+				return false
 			}
-			if j.tick(int64(len(objs))) {
-				return j.err
+		case fNotIn:
+			r.tup = r.tup[:0]
+			for _, a := range f.args {
+				r.tup = append(r.tup, r.val(a))
 			}
-			if j.steps > j.maxSteps {
-				return j.tooLarge(q, pl)
-			}
-			for _, o := range objs {
-				binding[st.v] = int32(o)
-				if check(st.checks) {
-					if err := rec(s + 1); err != nil {
-						binding[st.v] = -1
-						return err
-					}
-				}
-			}
-			binding[st.v] = -1
-			return nil
-		}
-		a := &q.atoms[st.atom]
-		if len(st.typed) == 0 {
-			// every column is bound: a membership test
-			tup = tup[:0]
-			for _, t := range a.args {
-				tup = append(tup, val(t))
-			}
-			if j.tick(1) {
-				return j.err
-			}
-			if _, ok := a.rel.find(tup); ok && check(st.checks) {
-				return rec(s + 1)
-			}
-			return nil
-		}
-		// candidates: through the index of the bound column with the
-		// fewest tuples, or every tuple
-		var cands []int32
-		all := true
-		for col, t := range a.args {
-			if t.IsVar() && binding[t.Var()] < 0 {
-				continue
-			}
-			l := a.rel.lookup(col, val(t))
-			if all || len(l) < len(cands) {
-				cands, all = l, false
-			}
-			if len(cands) == 0 {
-				return nil
+			if _, ok := f.rel.find(r.tup); ok {
+				return false
 			}
 		}
-		n := len(cands)
-		if all {
-			n = a.rel.size()
-		}
-		var seen map[string]struct{}
-		if st.live != nil {
-			seen = map[string]struct{}{}
-		}
-		if j.tick(int64(n)) {
-			return j.err
-		}
-		if j.steps > j.maxSteps {
-			return j.tooLarge(q, pl)
-		}
-		for k := 0; k < n; k++ {
-			ti := int32(k)
-			if !all {
-				ti = cands[k]
-			}
-			t := a.rel.tuple(ti)
-			ok := true
-			for col, term := range a.args {
-				if !term.IsVar() {
-					if int32(term.Obj()) != t[col] {
-						ok = false
-						break
-					}
-					continue
-				}
-				v := term.Var()
-				switch {
-				case binding[v] < 0:
-					binding[v] = t[col]
-				case binding[v] != t[col]:
-					ok = false
-				}
-				if !ok {
-					break
-				}
-			}
-			if ok {
-				for _, v := range st.typed {
-					if !j.isOfType(int(binding[v]), q.vars[v].Type) {
-						ok = false
-						break
-					}
-				}
-			}
-			if ok && seen != nil {
-				key := make([]byte, 0, 4*len(st.live))
-				for _, v := range st.live {
-					x := binding[v]
-					key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
-				}
-				if _, dup := seen[string(key)]; dup {
-					ok = false
-				} else if check(st.checks) {
-					seen[string(key)] = struct{}{}
-				}
-			}
-			if ok && check(st.checks) {
-				if err := rec(s + 1); err != nil {
-					for _, v := range st.typed {
-						binding[v] = -1
-					}
-					return err
-				}
-			}
-			for _, v := range st.typed {
-				binding[v] = -1
+	}
+	return true
+}
+
+// step runs the plan from step s on.
+func (r *joinRun) step(s int) error {
+	if s == len(r.pl.steps) {
+		return r.emit(r.b)
+	}
+	st := &r.pl.steps[s]
+	switch st.kind {
+	case stepCopy:
+		return r.copyVar(st, s)
+	case stepEnum, stepAny:
+		return r.enumVar(st, s)
+	}
+	if len(st.typed) == 0 {
+		return r.member(st, s)
+	}
+	return r.matchAtom(st, s)
+}
+
+// copyVar binds a variable to the bound term an equality sets it to.
+func (r *joinRun) copyVar(st *step, s int) error {
+	r.b[st.v] = r.val(st.from)
+	defer func() { r.b[st.v] = -1 }()
+	if r.j.isOfType(int(r.b[st.v]), r.q.vars[st.v].Type) && r.check(st.checks) {
+		return r.step(s + 1)
+	}
+	return nil
+}
+
+// enumVar binds a variable to every object of its type (stepEnum), or to
+// the first one (stepAny: the answer does not need it).
+func (r *joinRun) enumVar(st *step, s int) error {
+	objs := r.j.objOf(r.q.vars[st.v].Type)
+	if st.kind == stepAny && len(objs) > 1 {
+		objs = objs[:1]
+	}
+	if r.j.tick(int64(len(objs))) {
+		return r.j.err
+	}
+	if r.j.steps > r.j.maxSteps {
+		return r.j.tooLarge(r.q, r.pl)
+	}
+	defer func() { r.b[st.v] = -1 }()
+	for _, o := range objs {
+		r.b[st.v] = int32(o)
+		if r.check(st.checks) {
+			if err := r.step(s + 1); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// member tests an atom whose every column is bound.
+func (r *joinRun) member(st *step, s int) error {
+	a := &r.q.atoms[st.atom]
+	r.tup = r.tup[:0]
+	for _, t := range a.args {
+		r.tup = append(r.tup, r.val(t))
+	}
+	if r.j.tick(1) {
+		return r.j.err
+	}
+	if _, ok := a.rel.find(r.tup); ok && r.check(st.checks) {
+		return r.step(s + 1)
+	}
+	return nil
+}
+
+// candidates returns the tuples of atom a that can match the binding:
+// through the index of the bound column with the fewest tuples, or all of
+// them (all) when no column is bound.
+func (r *joinRun) candidates(a *atom) (cands []int32, all bool) {
+	all = true
+	for col, t := range a.args {
+		if t.IsVar() && r.b[t.Var()] < 0 {
+			continue
+		}
+		l := a.rel.lookup(col, r.val(t))
+		if all || len(l) < len(cands) {
+			cands, all = l, false
+		}
+		if len(cands) == 0 {
+			return nil, false
+		}
+	}
+	return cands, all
+}
+
+// bind binds the unbound variables of atom a to tuple t, checking the
+// bound ones and the new ones' types. On failure the binding may be
+// partly changed; the caller unbinds st.typed.
+func (r *joinRun) bind(a *atom, st *step, t []int32) bool {
+	for col, term := range a.args {
+		if !term.IsVar() {
+			if int32(term.Obj()) != t[col] {
+				return false
+			}
+			continue
+		}
+		v := term.Var()
+		switch {
+		case r.b[v] < 0:
+			r.b[v] = t[col]
+		case r.b[v] != t[col]:
+			return false
+		}
+	}
+	for _, v := range st.typed {
+		if !r.j.isOfType(int(r.b[v]), r.q.vars[v].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchAtom binds the unbound variables of an atom to each matching tuple
+// in turn. When some variables it binds are dead (see markLive), tuples
+// that agree on the live ones are followed once.
+func (r *joinRun) matchAtom(st *step, s int) error {
+	a := &r.q.atoms[st.atom]
+	cands, all := r.candidates(a)
+	n := len(cands)
+	if all {
+		n = a.rel.size()
+	}
+	if n == 0 {
 		return nil
 	}
-	return rec(0)
+	var seen map[string]struct{}
+	if st.live != nil {
+		seen = map[string]struct{}{}
+	}
+	if r.j.tick(int64(n)) {
+		return r.j.err
+	}
+	if r.j.steps > r.j.maxSteps {
+		return r.j.tooLarge(r.q, r.pl)
+	}
+	unbind := func() {
+		for _, v := range st.typed {
+			r.b[v] = -1
+		}
+	}
+	for k := 0; k < n; k++ {
+		ti := int32(k)
+		if !all {
+			ti = cands[k]
+		}
+		ok := r.bind(a, st, a.rel.tuple(ti))
+		if ok && seen != nil {
+			key := make([]byte, 0, 4*len(st.live))
+			for _, v := range st.live {
+				x := r.b[v]
+				key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+			}
+			if _, dup := seen[string(key)]; dup {
+				ok = false
+			} else if r.check(st.checks) {
+				seen[string(key)] = struct{}{}
+			}
+		}
+		if ok && r.check(st.checks) {
+			if err := r.step(s + 1); err != nil {
+				unbind()
+				return err
+			}
+		}
+		unbind()
+	}
+	return nil
 }
 
 // satMul multiplies non-negative numbers, saturating at MaxInt64.

@@ -2,7 +2,7 @@ package ground
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // prune computes the fluent facts of every instance, removes what can never
@@ -19,175 +19,220 @@ import (
 // false throughout are compiled away.
 func (g *grounder) prune() (*Task, error) {
 	g.groundFacts()
-	nf := len(g.facts)
-	actAlive := make([]bool, len(g.gActs))
-	methAlive := make([]bool, len(g.gMethods))
-	for i := range actAlive {
-		actAlive[i] = true
+	lv := &liveness{g: g, actAlive: make([]bool, len(g.gActs)), methAlive: make([]bool, len(g.gMethods))}
+	for i := range lv.actAlive {
+		lv.actAlive[i] = true
 	}
-	for i := range methAlive {
-		methAlive[i] = true
+	for i := range lv.methAlive {
+		lv.methAlive[i] = true
 	}
-	var canTrue, canFalse []bool
-	var taskOK, reachT []bool
-	var reachA []bool
-	for round := 0; ; round++ {
+	for {
 		if err := g.ctx.Err(); err != nil {
 			return nil, err
 		}
-		changed := false
-		canTrue = append(canTrue[:0], g.initSet...)
-		canFalse = make([]bool, nf)
-		for f := range canFalse {
-			canFalse[f] = !g.initSet[f]
-		}
-		for i, a := range g.gActs {
-			if !actAlive[i] {
-				continue
-			}
-			for _, f := range a.add {
-				canTrue[f] = true
-			}
-			for _, f := range a.del {
-				canFalse[f] = true
-			}
-		}
-		possible := func(pre, neg []int32) bool {
-			for _, f := range pre {
-				if f < 0 || !canTrue[f] {
-					return false
-				}
-			}
-			for _, f := range neg {
-				if !canFalse[f] {
-					return false
-				}
-			}
-			return true
-		}
-		for i := range g.gActs {
-			if actAlive[i] && !possible(g.gActs[i].pre, g.gActs[i].negPre) {
-				actAlive[i] = false
-				changed = true
-			}
-		}
-		for i := range g.gMethods {
-			m := &g.gMethods[i]
-			if !methAlive[i] {
-				continue
-			}
-			ok := possible(m.pre, m.negPre)
-			for _, r := range m.subtasks {
-				if r.prim && !actAlive[r.idx] {
-					ok = false
-				}
-			}
-			if !ok {
-				methAlive[i] = false
-				changed = true
-			}
-		}
-		// compound tasks that can bottom out: least fixpoint
-		taskOK = make([]bool, len(g.gTasks))
-		missing := make([]int, len(g.gMethods)) // compound subtasks not yet OK
-		users := make([][]int32, len(g.gTasks)) // methods using a task
-		var queue []int32
-		for i := range g.gMethods {
-			if !methAlive[i] {
-				continue
-			}
-			for _, r := range g.gMethods[i].subtasks {
-				if !r.prim {
-					missing[i]++
-					users[r.idx] = append(users[r.idx], int32(i))
-				}
-			}
-			if missing[i] == 0 {
-				queue = append(queue, int32(i))
-			}
-		}
-		for len(queue) > 0 {
-			mi := queue[len(queue)-1]
-			queue = queue[:len(queue)-1]
-			t := g.gMethods[mi].task
-			if taskOK[t] {
-				continue
-			}
-			taskOK[t] = true
-			for _, u := range users[t] {
-				if missing[u]--; missing[u] == 0 {
-					queue = append(queue, u)
-				}
-			}
-		}
-		for i := range g.gMethods {
-			if methAlive[i] && missing[i] > 0 {
-				methAlive[i] = false
-				changed = true
-			}
-		}
-		// top-down reachability from the initial network
-		reachT = make([]bool, len(g.gTasks))
-		reachA = make([]bool, len(g.gActs))
-		var stack []int32
-		for _, r := range g.initial {
-			if r.prim {
-				reachA[r.idx] = true
-			} else if !reachT[r.idx] {
-				reachT[r.idx] = true
-				stack = append(stack, r.idx)
-			}
-		}
-		for len(stack) > 0 {
-			t := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, mi := range g.gTasks[t].methods {
-				if !methAlive[mi] {
-					continue
-				}
-				for _, r := range g.gMethods[mi].subtasks {
-					if r.prim {
-						reachA[r.idx] = true
-					} else if !reachT[r.idx] {
-						reachT[r.idx] = true
-						stack = append(stack, r.idx)
-					}
-				}
-			}
-		}
-		for i := range g.gActs {
-			if actAlive[i] && !reachA[i] {
-				actAlive[i] = false
-				changed = true
-			}
-		}
-		for i := range g.gMethods {
-			if methAlive[i] && !reachT[g.gMethods[i].task] {
-				methAlive[i] = false
-				changed = true
-			}
-		}
+		lv.possibleFacts()
+		changed := lv.impossiblePreconditions()
+		changed = lv.bottomOut() || changed
+		changed = lv.topDown() || changed
 		if !changed {
 			break
 		}
 	}
 	for _, r := range g.initial {
-		if r.prim && !actAlive[r.idx] || !r.prim && !taskOK[r.idx] {
+		if r.prim && !lv.actAlive[r.idx] || !r.prim && !lv.taskOK[r.idx] {
 			return nil, fmt.Errorf("%w: initial task %s can never be accomplished", ErrUnsolvable, g.refName(r))
 		}
 	}
-	// the goal
-	var goal, goalNeg []int32
+	goal, goalNeg, err := g.goal(lv.canTrue, lv.canFalse)
+	if err != nil {
+		return nil, err
+	}
+	return g.build(lv.actAlive, lv.methAlive, lv.canTrue, lv.canFalse, goal, goalNeg), nil
+}
+
+// liveness is the state of prune's fixpoint: the actions and methods
+// still alive, what their effects can make true or false, and the
+// compound tasks that can bottom out in actions.
+type liveness struct {
+	g                   *grounder
+	actAlive, methAlive []bool
+	canTrue, canFalse   []bool // per fact
+	taskOK              []bool // per ground task: some live method bottoms out
+}
+
+// possibleFacts finds the facts that can be true (initially, or added by a
+// live action) and those that can be false.
+func (lv *liveness) possibleFacts() {
+	g := lv.g
+	lv.canTrue = append(lv.canTrue[:0], g.initSet...)
+	lv.canFalse = make([]bool, len(g.facts))
+	for f := range lv.canFalse {
+		lv.canFalse[f] = !g.initSet[f]
+	}
+	for i, a := range g.gActs {
+		if !lv.actAlive[i] {
+			continue
+		}
+		for _, f := range a.add {
+			lv.canTrue[f] = true
+		}
+		for _, f := range a.del {
+			lv.canFalse[f] = true
+		}
+	}
+}
+
+func (lv *liveness) possible(pre, neg []int32) bool {
+	for _, f := range pre {
+		if f < 0 || !lv.canTrue[f] {
+			return false
+		}
+	}
+	for _, f := range neg {
+		if !lv.canFalse[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// impossiblePreconditions kills the actions and methods whose
+// preconditions can never hold, and the methods with a dead action as a
+// subtask. It reports whether it killed anything.
+func (lv *liveness) impossiblePreconditions() bool {
+	g := lv.g
+	changed := false
+	for i := range g.gActs {
+		if lv.actAlive[i] && !lv.possible(g.gActs[i].pre, g.gActs[i].negPre) {
+			lv.actAlive[i] = false
+			changed = true
+		}
+	}
+	for i := range g.gMethods {
+		m := &g.gMethods[i]
+		if !lv.methAlive[i] {
+			continue
+		}
+		ok := lv.possible(m.pre, m.negPre)
+		for _, r := range m.subtasks {
+			if r.prim && !lv.actAlive[r.idx] {
+				ok = false
+			}
+		}
+		if !ok {
+			lv.methAlive[i] = false
+			changed = true
+		}
+	}
+	return changed
+}
+
+// bottomOut finds, as a least fixpoint, the compound tasks with a live
+// method whose compound subtasks all bottom out, and kills the methods
+// with a subtask that does not.
+func (lv *liveness) bottomOut() bool {
+	g := lv.g
+	lv.taskOK = make([]bool, len(g.gTasks))
+	missing := make([]int, len(g.gMethods)) // compound subtasks not yet OK
+	users := make([][]int32, len(g.gTasks)) // methods using a task
+	var queue []int32
+	for i := range g.gMethods {
+		if !lv.methAlive[i] {
+			continue
+		}
+		for _, r := range g.gMethods[i].subtasks {
+			if !r.prim {
+				missing[i]++
+				users[r.idx] = append(users[r.idx], int32(i))
+			}
+		}
+		if missing[i] == 0 {
+			queue = append(queue, int32(i))
+		}
+	}
+	for len(queue) > 0 {
+		mi := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		t := g.gMethods[mi].task
+		if lv.taskOK[t] {
+			continue
+		}
+		lv.taskOK[t] = true
+		for _, u := range users[t] {
+			if missing[u]--; missing[u] == 0 {
+				queue = append(queue, u)
+			}
+		}
+	}
+	changed := false
+	for i := range g.gMethods {
+		if lv.methAlive[i] && missing[i] > 0 {
+			lv.methAlive[i] = false
+			changed = true
+		}
+	}
+	return changed
+}
+
+// topDown kills the actions and methods that the initial network no longer
+// reaches through live methods.
+func (lv *liveness) topDown() bool {
+	g := lv.g
+	reachT := make([]bool, len(g.gTasks))
+	reachA := make([]bool, len(g.gActs))
+	var stack []int32
+	reach := func(r gRef) {
+		switch {
+		case r.prim:
+			reachA[r.idx] = true
+		case !reachT[r.idx]:
+			reachT[r.idx] = true
+			stack = append(stack, r.idx)
+		}
+	}
+	for _, r := range g.initial {
+		reach(r)
+	}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, mi := range g.gTasks[t].methods {
+			if lv.methAlive[mi] {
+				for _, r := range g.gMethods[mi].subtasks {
+					reach(r)
+				}
+			}
+		}
+	}
+	changed := false
+	for i := range g.gActs {
+		if lv.actAlive[i] && !reachA[i] {
+			lv.actAlive[i] = false
+			changed = true
+		}
+	}
+	for i := range g.gMethods {
+		if lv.methAlive[i] && !reachT[g.gMethods[i].task] {
+			lv.methAlive[i] = false
+			changed = true
+		}
+	}
+	return changed
+}
+
+// goal grounds the goal into the fluent facts that must be true and false
+// at the end; it fails when the goal can never hold.
+func (g *grounder) goal(canTrue, canFalse []bool) (goal, goalNeg []int32, err error) {
 	g.norm.scopeVars = g.p.GoalVars
 	dnf, err := g.norm.dnf(g.p.Goal, false, nil)
 	if err != nil {
-		return nil, fmt.Errorf("goal: %w", err)
+		return nil, nil, fmt.Errorf("goal: %w", err)
 	}
 	if len(dnf) == 0 {
-		return nil, fmt.Errorf("%w: the goal is unsatisfiable", ErrUnsolvable)
+		return nil, nil, fmt.Errorf("%w: the goal is unsatisfiable", ErrUnsolvable)
 	}
 	if len(dnf) > 1 {
-		return nil, fmt.Errorf("disjunctive goals are %w", errNotSupported)
+		return nil, nil, fmt.Errorf("disjunctive goals are %w", errNotSupported)
 	}
 	tup := make([]int32, 0, 8)
 	for _, l := range dnf[0] {
@@ -196,30 +241,30 @@ func (g *grounder) prune() (*Task, error) {
 		}
 		for _, a := range l.args {
 			if a.IsVar() {
-				return nil, fmt.Errorf("existential goals are %w", errNotSupported)
+				return nil, nil, fmt.Errorf("existential goals are %w", errNotSupported)
 			}
 		}
 		tup = g.ground(l.args, nil, tup[:0])
 		if g.static[l.pred] {
 			_, in := g.rels[l.pred].find(tup)
 			if in == l.neg {
-				return nil, fmt.Errorf("%w: the goal asks for a static fact that does not hold", ErrUnsolvable)
+				return nil, nil, fmt.Errorf("%w: the goal asks for a static fact that does not hold", ErrUnsolvable)
 			}
 			continue
 		}
 		f := g.factOf(l.pred, tup)
 		switch {
 		case !l.neg && (f < 0 || !canTrue[f]):
-			return nil, fmt.Errorf("%w: goal fact %s can never hold", ErrUnsolvable, g.litName(l.pred, tup))
+			return nil, nil, fmt.Errorf("%w: goal fact %s can never hold", ErrUnsolvable, g.litName(l.pred, tup))
 		case l.neg && f >= 0 && !canFalse[f]:
-			return nil, fmt.Errorf("%w: goal fact %s can never be false", ErrUnsolvable, g.litName(l.pred, tup))
+			return nil, nil, fmt.Errorf("%w: goal fact %s can never be false", ErrUnsolvable, g.litName(l.pred, tup))
 		case !l.neg:
 			goal = append(goal, f)
 		case f >= 0:
 			goalNeg = append(goalNeg, f)
 		}
 	}
-	return g.build(actAlive, methAlive, canTrue, canFalse, goal, goalNeg), nil
+	return goal, goalNeg, nil
 }
 
 func (g *grounder) refName(r gRef) string {
@@ -295,23 +340,14 @@ func (g *grounder) groundFacts() {
 }
 
 func uniq(xs []int32) []int32 {
-	if len(xs) < 2 {
-		return xs
-	}
-	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
-	out := xs[:1]
-	for _, x := range xs[1:] {
-		if x != out[len(out)-1] {
-			out = append(out, x)
-		}
-	}
-	return out
+	slices.Sort(xs)
+	return slices.Compact(xs)
 }
 
 // build renumbers what survived into a Task. Facts that are constant (true
 // or false throughout) are dropped from every list.
 func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, goalNeg []int32) *Task {
-	t := &Task{Problem: g.p, InitialTotal: g.initialTotal}
+	t := &Task{Problem: g.p, InitialTotal: g.initialTotal, memo: &memo{}}
 	constTrue := func(f int32) bool { return !canFalse[f] }
 	constFalse := func(f int32) bool { return !canTrue[f] }
 	factMap := make([]FactID, len(g.facts))
@@ -426,6 +462,6 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 			t.Init = append(t.Init, factMap[f])
 		}
 	}
-	sort.Slice(t.Init, func(i, j int) bool { return t.Init[i] < t.Init[j] })
+	slices.Sort(t.Init)
 	return t
 }

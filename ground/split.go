@@ -42,145 +42,182 @@ type split struct {
 // single group and nothing else unbound, the instances are the group's
 // bindings either way.
 func (g *grounder) splitMethod(s *schema, m *hddl.Method) {
-	nv := len(s.vars)
-	bound := make([]bool, nv)
-	for _, t := range m.TaskArgs {
-		if t.IsVar() {
-			bound[t.Var()] = true
+	sg := g.splitGroups(s, m)
+	var cands []int
+	for r, gr := range sg.groups {
+		if len(gr.subs) == 1 && !gr.fluent {
+			cands = append(cands, r)
 		}
 	}
-	uf := newUnionFind(nv)
-	find := uf.find
-	// every literal and subtask joins the unbound variables it mentions
-	type edge struct {
-		args   []hddl.Term
-		fluent bool
-		sub    int // subtask index, or -1
-		atom   int // index in s.q.atoms, or -1
-		filter int // index in s.q.filters, or -1
+	if len(cands) == 0 || len(cands) == 1 && len(sg.groups) == 1 {
+		return
 	}
-	var edges []edge
+	slices.Sort(cands)
+	nv := len(s.vars)
+	inSplit := make([]bool, nv)
+	dropAtom := make([]bool, len(s.q.atoms))
+	dropFilter := make([]bool, len(s.q.filters))
+	for _, r := range cands {
+		sp := sg.newSplit(s, r, inSplit, dropAtom, dropFilter)
+		sp.index = len(s.splits)
+		s.splits = append(s.splits, sp)
+	}
+	s.main = mainQuery(s, inSplit, dropAtom, dropFilter)
+	s.splitOf = make([]int, len(m.Network.Subtasks))
+	for k := range s.splitOf {
+		s.splitOf[k] = -1
+	}
+	for i, sp := range s.splits {
+		s.splitOf[sp.sub] = i
+	}
+}
+
+// splitEdge is a literal or subtask of a method, joining the variables it
+// mentions.
+type splitEdge struct {
+	args   []hddl.Term
+	fluent bool
+	sub    int // subtask index, or -1
+	atom   int // index in the query's atoms, or -1
+	filter int // index in the query's filters, or -1
+}
+
+// splitGroup is one group of a method's unbound variables: the subtasks
+// that mention it, whether a fluent literal does, and its edges.
+type splitGroup struct {
+	subs   []int
+	fluent bool
+	edges  []int
+}
+
+// methodSplit is the partition of a method's unbound variables into
+// groups, by the union-find root of each.
+type methodSplit struct {
+	bound  []bool // bound by the task
+	uf     unionFind
+	edges  []splitEdge
+	groups map[int]*splitGroup
+}
+
+// splitGroups partitions the variables of s that the task of m leaves
+// unbound: two are in one group when a literal or subtask mentions both.
+func (g *grounder) splitGroups(s *schema, m *hddl.Method) *methodSplit {
+	nv := len(s.vars)
+	sg := &methodSplit{bound: make([]bool, nv), uf: newUnionFind(nv), groups: map[int]*splitGroup{}}
+	for _, t := range m.TaskArgs {
+		if t.IsVar() {
+			sg.bound[t.Var()] = true
+		}
+	}
 	for i, a := range s.q.atoms {
-		e := edge{args: a.args, sub: -1, atom: i, filter: -1}
+		e := splitEdge{args: a.args, sub: -1, atom: i, filter: -1}
 		if i < len(s.pos) {
 			e.fluent = !g.static[s.pos[i].pred]
 		}
-		edges = append(edges, e)
+		sg.edges = append(sg.edges, e)
 	}
 	for i, f := range s.q.filters {
-		edges = append(edges, edge{args: f.args, sub: -1, atom: -1, filter: i})
+		sg.edges = append(sg.edges, splitEdge{args: f.args, sub: -1, atom: -1, filter: i})
 	}
 	for _, l := range s.neg {
-		edges = append(edges, edge{args: l.args, fluent: true, sub: -1, atom: -1, filter: -1})
+		sg.edges = append(sg.edges, splitEdge{args: l.args, fluent: true, sub: -1, atom: -1, filter: -1})
 	}
 	for k := range m.Network.Subtasks {
-		edges = append(edges, edge{args: m.Network.Subtasks[k].Args, sub: k, atom: -1, filter: -1})
+		sg.edges = append(sg.edges, splitEdge{args: m.Network.Subtasks[k].Args, sub: k, atom: -1, filter: -1})
 	}
-	free := func(t hddl.Term) bool { return t.IsVar() && !bound[t.Var()] && !s.q.skip[t.Var()] }
-	for _, e := range edges {
+	free := func(t hddl.Term) bool { return t.IsVar() && !sg.bound[t.Var()] && !s.q.skip[t.Var()] }
+	for _, e := range sg.edges {
 		first := -1
 		for _, t := range e.args {
 			if !free(t) {
 				continue
 			}
 			if first < 0 {
-				first = find(t.Var())
+				first = sg.uf.find(t.Var())
 			} else {
-				uf.union(t.Var(), first)
-				first = find(first)
+				sg.uf.union(t.Var(), first)
+				first = sg.uf.find(first)
 			}
 		}
 	}
-	// per group: its subtasks, whether a fluent literal touches it
-	type group struct {
-		subs   []int
-		fluent bool
-		edges  []int
-	}
-	groups := map[int]*group{}
 	for v := 0; v < nv; v++ {
-		if !bound[v] && !s.q.skip[v] {
-			groups[find(v)] = &group{}
+		if !sg.bound[v] && !s.q.skip[v] {
+			sg.groups[sg.uf.find(v)] = &splitGroup{}
 		}
 	}
-	for i, e := range edges {
+	for i, e := range sg.edges {
 		seen := map[int]bool{}
 		for _, t := range e.args {
-			if !free(t) || seen[find(t.Var())] {
+			if !free(t) || seen[sg.uf.find(t.Var())] {
 				continue
 			}
-			r := find(t.Var())
+			r := sg.uf.find(t.Var())
 			seen[r] = true
-			gr := groups[r]
+			gr := sg.groups[r]
 			gr.edges = append(gr.edges, i)
-			if e.fluent {
-				gr.fluent = true
-			}
+			gr.fluent = gr.fluent || e.fluent
 			if e.sub >= 0 {
 				gr.subs = append(gr.subs, e.sub)
 			}
 		}
 	}
-	var cands []int
-	for r, gr := range groups {
-		if len(gr.subs) == 1 && !gr.fluent {
-			cands = append(cands, r)
+	return sg
+}
+
+// newSplit makes the split of group r: its variables, the bound
+// variables its literals and subtask mention (the synthetic task's
+// arguments), and the query of its literals; it marks what the split takes
+// from the method.
+func (sg *methodSplit) newSplit(s *schema, r int, inSplit, dropAtom, dropFilter []bool) *split {
+	nv := len(s.vars)
+	gr := sg.groups[r]
+	sp := &split{sub: gr.subs[0]}
+	q := &query{name: s.q.name + " (split)", vars: s.vars, need: make([]bool, nv), skip: make([]bool, nv)}
+	for v := range q.skip {
+		q.skip[v] = true
+	}
+	isCtx := make([]bool, nv)
+	for v := 0; v < nv; v++ {
+		if !sg.bound[v] && !s.q.skip[v] && sg.uf.find(v) == r {
+			sp.vars = append(sp.vars, v)
+			inSplit[v] = true
+			q.need[v], q.skip[v] = true, false
 		}
 	}
-	if len(cands) == 0 || len(cands) == 1 && len(groups) == 1 {
-		return
+	for _, ei := range gr.edges {
+		e := sg.edges[ei]
+		for _, t := range e.args {
+			if t.IsVar() && sg.bound[t.Var()] && !isCtx[t.Var()] {
+				isCtx[t.Var()] = true
+				q.skip[t.Var()] = false
+			}
+		}
+		switch {
+		case e.atom >= 0:
+			q.atoms = append(q.atoms, s.q.atoms[e.atom])
+			dropAtom[e.atom] = true
+		case e.filter >= 0:
+			q.filters = append(q.filters, s.q.filters[e.filter])
+			dropFilter[e.filter] = true
+		}
 	}
-	slices.Sort(cands)
-	inSplit := make([]bool, nv)
-	dropAtom := make([]bool, len(s.q.atoms))
-	dropFilter := make([]bool, len(s.q.filters))
-	for _, r := range cands {
-		gr := groups[r]
-		sp := &split{index: len(s.splits), sub: gr.subs[0]}
-		q := &query{name: s.q.name + " (split)", vars: s.vars, need: make([]bool, nv), skip: make([]bool, nv)}
-		for v := range q.skip {
-			q.skip[v] = true
+	for v := 0; v < nv; v++ {
+		if isCtx[v] {
+			sp.ctx = append(sp.ctx, v)
 		}
-		isCtx := make([]bool, nv)
-		for v := 0; v < nv; v++ {
-			if !bound[v] && !s.q.skip[v] && find(v) == r {
-				sp.vars = append(sp.vars, v)
-				inSplit[v] = true
-				q.need[v], q.skip[v] = true, false
-			}
-		}
-		for _, ei := range gr.edges {
-			e := edges[ei]
-			for _, t := range e.args {
-				if t.IsVar() && bound[t.Var()] && !isCtx[t.Var()] {
-					isCtx[t.Var()] = true
-					q.skip[t.Var()] = false
-				}
-			}
-			switch {
-			case e.atom >= 0:
-				q.atoms = append(q.atoms, s.q.atoms[e.atom])
-				dropAtom[e.atom] = true
-			case e.filter >= 0:
-				q.filters = append(q.filters, s.q.filters[e.filter])
-				dropFilter[e.filter] = true
-			}
-		}
-		for v := 0; v < nv; v++ {
-			if isCtx[v] {
-				sp.ctx = append(sp.ctx, v)
-			}
-		}
-		known := make([]bool, nv)
-		for _, v := range sp.ctx {
-			known[v] = true
-		}
-		sp.q, sp.pl = q, q.plan(known)
-		sp.rel = newRelation(len(sp.ctx))
-		s.splits = append(s.splits, sp)
 	}
-	// the rest of the method: without the split groups' literals
-	main := &query{name: s.q.name, vars: s.vars, need: append([]bool(nil), s.q.need...), skip: append([]bool(nil), s.q.skip...)}
+	known := make([]bool, nv)
+	for _, v := range sp.ctx {
+		known[v] = true
+	}
+	sp.q, sp.pl = q, q.plan(known)
+	sp.rel = newRelation(len(sp.ctx))
+	return sp
+}
+
+// mainQuery is the query of what the splits leave of the method.
+func mainQuery(s *schema, inSplit, dropAtom, dropFilter []bool) *query {
+	main := &query{name: s.q.name, vars: s.vars, need: slices.Clone(s.q.need), skip: slices.Clone(s.q.skip)}
 	for i, a := range s.q.atoms {
 		if !dropAtom[i] {
 			main.atoms = append(main.atoms, a)
@@ -196,14 +233,7 @@ func (g *grounder) splitMethod(s *schema, m *hddl.Method) {
 			main.need[v], main.skip[v] = false, true
 		}
 	}
-	s.main = main
-	s.splitOf = make([]int, len(m.Network.Subtasks))
-	for k := range s.splitOf {
-		s.splitOf[k] = -1
-	}
-	for i, sp := range s.splits {
-		s.splitOf[sp.sub] = i
-	}
+	return main
 }
 
 // splitTask returns the synthetic task of split sp under binding b of

@@ -3,6 +3,7 @@ package ground
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/htnsat/htnsat/hddl"
 )
@@ -88,6 +89,14 @@ type Task struct {
 	GoalNeg      []FactID // fluent facts that must not hold at the end
 
 	Problem *hddl.Problem // the lifted problem, for names
+
+	memo *memo // analyses computed once (nil: not kept)
+}
+
+// memo keeps the analyses of a task that are expensive enough to compute
+// once for all its engines.
+type memo struct {
+	groups atomic.Pointer[[]ChoiceGroup]
 }
 
 // NumTasks is the number of primitive and compound tasks.

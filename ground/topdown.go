@@ -2,7 +2,7 @@ package ground
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/htnsat/htnsat/hddl"
 )
@@ -391,7 +391,7 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 	}
 	// the members in an order consistent with the ordering, and the
 	// ordering among them
-	sort.Ints(ms)
+	slices.Sort(ms)
 	pos := map[int]int32{}
 	for i, m := range ms {
 		pos[m] = int32(i)

@@ -1,12 +1,14 @@
 package htn
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"encoding/binary"
-	"sort"
+	"slices"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/sets"
 )
 
 // The best-first searches (greedy and A*) keep every open node, so nodes
@@ -38,7 +40,7 @@ type bnode struct {
 	uid          int32
 	method       int32
 	first, count int32
-	state        []uint64
+	state        sets.Bits
 	net          *bnet
 	g, h         int32
 	nextUID      int32
@@ -82,16 +84,14 @@ type bfs struct {
 	stats   *Stats
 }
 
-func hasFact(s []uint64, f ground.FactID) bool { return s[f>>6]&(1<<(uint(f)&63)) != 0 }
-
-func holdsIn(s []uint64, pre, neg []ground.FactID) bool {
+func holdsIn(s sets.Bits, pre, neg []ground.FactID) bool {
 	for _, f := range pre {
-		if !hasFact(s, f) {
+		if !s.Has(int(f)) {
 			return false
 		}
 	}
 	for _, f := range neg {
-		if hasFact(s, f) {
+		if s.Has(int(f)) {
 			return false
 		}
 	}
@@ -105,9 +105,9 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		b.rc = newRC(v)
 	}
 	root := &bnode{method: -1, net: &bnet{}}
-	root.state = make([]uint64, (v.nFacts+63)/64)
+	root.state = sets.NewBits(v.nFacts)
 	for _, f := range t.Init {
-		root.state[f>>6] |= 1 << (uint(f) & 63)
+		root.state.Add(int(f))
 	}
 	for i, id := range t.Initial {
 		root.net.ents = append(root.net.ents, bent{uid: int32(i), kind: nodeTask, id: int32(id)})
@@ -157,7 +157,7 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 }
 
 // h estimates the actions a node still needs; rcInf marks a dead end.
-func (b *bfs) h(state []uint64, net *bnet) int32 {
+func (b *bfs) h(state sets.Bits, net *bnet) int32 {
 	if b.rc != nil {
 		return b.rc.eval(state, net)
 	}
@@ -189,12 +189,12 @@ func (b *bfs) seen(n *bnode) bool {
 	}
 	total := b.v.total
 	if !total {
-		sort.Slice(order, func(i, j int) bool {
-			a, c := ents[order[i]], ents[order[j]]
+		slices.SortFunc(order, func(i, j int) int {
+			a, c := ents[i], ents[j]
 			if a.kind != c.kind {
-				return a.kind < c.kind
+				return int(a.kind) - int(c.kind)
 			}
-			return a.id < c.id
+			return cmp.Compare(a.id, c.id)
 		})
 	}
 	for i, o := range order {
@@ -206,11 +206,11 @@ func (b *bfs) seen(n *bnode) bool {
 		for _, e := range n.net.edges {
 			pairs = append(pairs, [2]int{pos[e[0]], pos[e[1]]})
 		}
-		sort.Slice(pairs, func(i, j int) bool {
-			if pairs[i][0] != pairs[j][0] {
-				return pairs[i][0] < pairs[j][0]
+		slices.SortFunc(pairs, func(a, b [2]int) int {
+			if a[0] != b[0] {
+				return a[0] - b[0]
 			}
-			return pairs[i][1] < pairs[j][1]
+			return a[1] - b[1]
 		})
 		for _, p := range pairs {
 			k = binary.AppendUvarint(k, uint64(p[0]))
@@ -304,12 +304,12 @@ func (b *bfs) apply(n *bnode, i int) *bnode {
 	c.state = n.state
 	if e.kind == nodeTask {
 		a := &b.v.t.Actions[e.id]
-		c.state = append([]uint64(nil), n.state...)
+		c.state = slices.Clone(n.state)
 		for _, f := range a.Del {
-			c.state[f>>6] &^= 1 << (uint(f) & 63)
+			c.state.Remove(int(f))
 		}
 		for _, f := range a.Add {
-			c.state[f>>6] |= 1 << (uint(f) & 63)
+			c.state.Add(int(f))
 		}
 		c.g++
 	}

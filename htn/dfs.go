@@ -5,9 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
-	"sort"
+	"slices"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/sets"
 )
 
 // The depth-first progression search works on one state and one task
@@ -53,14 +54,12 @@ type dfs struct {
 	v     *view
 	opt   Options
 	ctx   context.Context
-	state []uint64
+	state sets.Bits
 	nodes []netNode
 	path  []step
 	stats *Stats
-	// front holds the alive nodes without pending predecessors, in no
-	// particular order; frontPos[n] is n's index in it, or -1
-	front    []int32
-	frontPos []int32
+	// front holds the alive nodes without pending predecessors
+	front sets.Index[int32]
 
 	// liveness: methods and actions whose preconditions can never hold
 	// again, and compound tasks left without a live method
@@ -104,23 +103,13 @@ type dfsHooks struct {
 // errRestart ends a depth-first run that used up its node budget.
 var errRestart = errors.New("restart")
 
-func (s *dfs) has(f ground.FactID) bool { return s.state[f>>6]&(1<<(uint(f)&63)) != 0 }
+func (s *dfs) has(f ground.FactID) bool { return s.state.Has(int(f)) }
 
-func (s *dfs) flip(f ground.FactID) { s.state[f>>6] ^= 1 << (uint(f) & 63) }
+func (s *dfs) flip(f ground.FactID) { s.state.Flip(int(f)) }
 
-func (s *dfs) toFront(n int32) {
-	s.frontPos[n] = int32(len(s.front))
-	s.front = append(s.front, n)
-}
+func (s *dfs) toFront(n int32) { s.front.Add(n) }
 
-func (s *dfs) fromFront(n int32) {
-	i := s.frontPos[n]
-	last := s.front[len(s.front)-1]
-	s.front[i] = last
-	s.frontPos[last] = i
-	s.front = s.front[:len(s.front)-1]
-	s.frontPos[n] = -1
-}
+func (s *dfs) fromFront(n int32) { s.front.Remove(n) }
 
 // incPreds and decPreds change a node's count of pending predecessors,
 // keeping the frontier up to date.
@@ -154,10 +143,12 @@ func (s *dfs) holds(pre, neg []ground.FactID) bool {
 	return true
 }
 
-func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
+// newDFS prepares a depth-first search; groups are the task's choice
+// groups (nil when they are not used).
+func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []ground.ChoiceGroup) *dfs {
 	t := v.t
 	s := &dfs{v: v, opt: opt, ctx: ctx, stats: stats}
-	s.state = make([]uint64, (v.nFacts+63)/64)
+	s.state = sets.NewBits(v.nFacts)
 	for _, f := range t.Init {
 		s.flip(f)
 	}
@@ -190,7 +181,7 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
 	}
 	s.trail = s.trail[:0] // the initial kills are never undone
 	if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
-		s.groups = newGroupState(s)
+		s.groups = newGroupState(s, groups)
 	}
 	if v.recursive {
 		s.visited = map[string]struct{}{}
@@ -211,7 +202,7 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats) *dfs {
 func (s *dfs) addNode(kind uint8, id int32) int32 {
 	n := int32(len(s.nodes))
 	s.nodes = append(s.nodes, netNode{kind: kind, id: id, alive: true})
-	s.frontPos = append(s.frontPos, -1)
+	s.front.Grow(len(s.nodes))
 	s.toFront(n)
 	if kind == nodeTask {
 		s.inNet[id]++
@@ -470,7 +461,7 @@ func (s *dfs) undo() {
 		}
 	}
 	s.nodes = s.nodes[:st.first]
-	s.frontPos = s.frontPos[:st.first]
+	s.front.Truncate(int(st.first))
 	for _, x := range nd.succ {
 		s.incPreds(x)
 	}
@@ -540,7 +531,7 @@ func (s *dfs) search() (bool, error) {
 		s.stats.Duplicates++
 		return false, nil
 	}
-	if len(s.front) == 0 {
+	if len(s.front.Members) == 0 {
 		return s.goalHolds(), nil
 	}
 	// A check that holds now may as well run now: it changes nothing and
@@ -550,7 +541,7 @@ func (s *dfs) search() (bool, error) {
 	var prims []int32
 	best, bestN, ties := int32(-1), int32(0), 0
 	bestW := int64(1)
-	for _, n := range s.front {
+	for _, n := range s.front.Members {
 		nd := &s.nodes[n]
 		switch {
 		case nd.kind == nodeCheck:
@@ -613,7 +604,7 @@ func (s *dfs) search() (bool, error) {
 	// (as in SHOP2) a compound task is decomposed only when no primitive
 	// task can be applied, so a method's actions run as soon as they can;
 	// the complete mode also tries the decompositions after the actions.
-	sort.Slice(prims, func(i, j int) bool { return prims[i] < prims[j] })
+	slices.Sort(prims)
 	applied := false
 	for _, n := range prims {
 		nd := &s.nodes[n]

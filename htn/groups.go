@@ -1,5 +1,10 @@
 package htn
 
+import (
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/sets"
+)
+
 // groupState tracks, during the depth-first search, the choice groups of
 // the task (see ground.ChoiceGroup): for every group and value, how many
 // live methods of undecided tasks of the group bind it. A value that no
@@ -9,19 +14,18 @@ type groupState struct {
 	pairMeths [][]int32 // pair (group, value) -> search methods binding it
 	methPairs [][]int32 // search method -> the pairs it binds
 	cnt       []int32
-	used      []int32 // decided tasks taking the value (more than one is a dead end ahead)
-	zero      int     // pairs neither used nor takeable
-	forced    []int32 // pairs with one taker, in no order
-	forcedPos []int32
-	decided   []bool        // per TaskID
-	node      []int32       // per TaskID: a choice task's network node, or -1
-	onZero    func(p int32) // called when a pair loses its last taker
+	used      []int32           // decided tasks taking the value (more than one is a dead end ahead)
+	zero      int               // pairs neither used nor takeable
+	forced    sets.Index[int32] // pairs with one taker
+	decided   []bool            // per TaskID
+	node      []int32           // per TaskID: a choice task's network node, or -1
+	onZero    func(p int32)     // called when a pair loses its last taker
 }
 
 // newGroupState sets the counters from the methods alive at the start.
 // Groups are used when their exclusions hold in the search's semantics:
 // in a totally ordered initial network, or for atomic groups in eager mode.
-func newGroupState(s *dfs) *groupState {
+func newGroupState(s *dfs, groups []ground.ChoiceGroup) *groupState {
 	t := s.v.t
 	gs := &groupState{methPairs: make([][]int32, len(s.v.meths)), decided: make([]bool, t.NumTasks()), node: make([]int32, t.NumTasks())}
 	for i := range gs.node {
@@ -30,7 +34,7 @@ func newGroupState(s *dfs) *groupState {
 	for i, id := range t.Initial {
 		gs.node[id] = int32(i)
 	}
-	for _, g := range t.ChoiceGroups(1_000_000) {
+	for _, g := range groups {
 		if !t.InitialTotal && !g.Atomic {
 			continue
 		}
@@ -51,10 +55,7 @@ func newGroupState(s *dfs) *groupState {
 	n := len(gs.pairMeths)
 	gs.cnt = make([]int32, n)
 	gs.used = make([]int32, n)
-	gs.forcedPos = make([]int32, n)
-	for p := range gs.forcedPos {
-		gs.forcedPos[p] = -1
-	}
+	gs.forced.Grow(n)
 	for p, ms := range gs.pairMeths {
 		for _, m := range ms {
 			if !s.methDead[m] {
@@ -71,19 +72,9 @@ func newGroupState(s *dfs) *groupState {
 	return gs
 }
 
-func (gs *groupState) addForced(p int32) {
-	gs.forcedPos[p] = int32(len(gs.forced))
-	gs.forced = append(gs.forced, p)
-}
+func (gs *groupState) addForced(p int32) { gs.forced.Add(p) }
 
-func (gs *groupState) removeForced(p int32) {
-	i := gs.forcedPos[p]
-	last := gs.forced[len(gs.forced)-1]
-	gs.forced[i] = last
-	gs.forcedPos[last] = i
-	gs.forced = gs.forced[:len(gs.forced)-1]
-	gs.forcedPos[p] = -1
-}
+func (gs *groupState) removeForced(p int32) { gs.forced.Remove(p) }
 
 func (gs *groupState) dec(p int32) {
 	gs.cnt[p]--
@@ -208,7 +199,7 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 // forced to take, if any.
 func (gs *groupState) forcedMove(s *dfs) (int32, int32, bool) {
 	bestP := int32(-1)
-	for _, p := range gs.forced {
+	for _, p := range gs.forced.Members {
 		if bestP < 0 || p < bestP {
 			for _, m := range gs.pairMeths[p] {
 				task := s.v.meths[m].Task

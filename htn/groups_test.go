@@ -3,7 +3,7 @@ package htn
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,7 +34,7 @@ func (gs *groupState) check(s *dfs) string {
 		if c != gs.cnt[p] || used != gs.used[p] {
 			return fmt.Sprintf("mismatch pair %d: cnt %d (want %d) used %d (want %d)", p, gs.cnt[p], c, gs.used[p], used)
 		}
-		inF := gs.forcedPos[p] >= 0
+		inF := gs.forced.Has(int32(p))
 		if inF != (c == 1 && used == 0) {
 			return fmt.Sprintf("forced set wrong for pair %d: cnt %d used %v inForced %v", p, c, used, inF)
 		}
@@ -47,14 +47,13 @@ func (gs *groupState) check(s *dfs) string {
 func snapshot(s *dfs) string {
 	var b strings.Builder
 	fmt.Fprint(&b, s.state, len(s.nodes), s.deadEnd, s.count, s.methDead, s.actDead, s.inNet, s.checkIn, len(s.trail))
-	front := append([]int32(nil), s.front...)
-	sort.Slice(front, func(i, j int) bool { return front[i] < front[j] })
+	front := slices.Sorted(slices.Values(s.front.Members))
 	fmt.Fprint(&b, front)
 	for i := range s.nodes {
 		fmt.Fprint(&b, s.nodes[i].alive, s.nodes[i].preds, s.nodes[i].succ)
 	}
 	if gs := s.groups; gs != nil {
-		fmt.Fprint(&b, gs.cnt, gs.used, gs.zero, len(gs.forced), gs.decided)
+		fmt.Fprint(&b, gs.cnt, gs.used, gs.zero, len(gs.forced.Members), gs.decided)
 	}
 	return b.String()
 }
@@ -77,9 +76,14 @@ func TestGroupsInvariant(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{RestartBudget: 300}
-	v := newView(ground.FoldTests(task).Task)
+	folded := ground.FoldTests(task).Task
+	v := newView(folded)
 	st := &Stats{}
-	s := newDFS(context.Background(), v, o, st)
+	groups, err := folded.ChoiceGroups(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newDFS(context.Background(), v, o, st, groups)
 	if s.groups == nil {
 		t.Fatal("no choice groups")
 	}

@@ -162,7 +162,14 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 			sol, _, err := bestFirst(ctx, v, opt, search, stats)
 			return sol, err
 		}
-		s := newDFS(ctx, v, opt, stats)
+		var groups []ground.ChoiceGroup
+		if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
+			var err error
+			if groups, err = t.ChoiceGroups(ctx); err != nil {
+				return nil, err
+			}
+		}
+		s := newDFS(ctx, v, opt, stats, groups)
 		ok, err := s.runWithRestarts()
 		if err != nil {
 			return nil, err

@@ -3,6 +3,8 @@ package htn
 import (
 	"math"
 	"math/bits"
+
+	"github.com/htnsat/htnsat/internal/sets"
 )
 
 // The relaxed composition heuristic (Höller, Bercher, Behnke, Biundo:
@@ -108,7 +110,7 @@ func newRC(v *view) *rcHeuristic {
 
 // eval returns the relaxed cost of the network's tasks and checks and of
 // the goal from state, or rcInf when one of them cannot be reached.
-func (r *rcHeuristic) eval(state []uint64, net *bnet) int32 {
+func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 	for i := range r.cost {
 		r.cost[i] = rcInf
 		r.target[i] = false

@@ -3,9 +3,10 @@ package satenc
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/sets"
 	"github.com/htnsat/htnsat/plan"
 )
 
@@ -235,7 +236,7 @@ func (e *encoder) buildTree() error {
 				}
 			}
 		}
-		sort.Slice(methods, func(i, j int) bool { return methods[i] < methods[j] })
+		slices.Sort(methods)
 		v.methods = methods
 		fits := map[ground.TaskID]int{}
 		for _, m := range methods {
@@ -301,13 +302,12 @@ func sortedTasks(set map[ground.TaskID]bool) []ground.TaskID {
 	for tk := range set {
 		out = append(out, tk)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out
 }
 
 func (v *vertex) taskIndex(tk ground.TaskID) int {
-	i := sort.Search(len(v.tasks), func(i int) bool { return v.tasks[i] >= tk })
-	if i < len(v.tasks) && v.tasks[i] == tk {
+	if i, ok := slices.BinarySearch(v.tasks, tk); ok {
 		return i
 	}
 	return -1
@@ -331,7 +331,7 @@ func (e *encoder) treeClauses() {
 			return
 		}
 		v := &e.verts[vi]
-		e.atMostOne(dedupVars(v.taskVar), int32(vi))
+		e.atMostOne(sets.Dedup(slices.Clone(v.taskVar)), int32(vi))
 		byTask := map[ground.TaskID][]Var{}
 		for k, m := range v.methods {
 			tk := t.Methods[m].Task
@@ -375,18 +375,6 @@ func (e *encoder) treeClauses() {
 			}
 		}
 	}
-}
-
-func dedupVars(vs []Var) []Var {
-	seen := map[Var]bool{}
-	out := vs[:0:0]
-	for _, v := range vs {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // stepClauses encodes the states between steps: the initial state, action
@@ -445,7 +433,7 @@ func (e *encoder) stepClauses() {
 			}
 		}
 		next := append([]Var(nil), cur...)
-		sort.Slice(changed, func(i, j int) bool { return changed[i] < changed[j] })
+		slices.Sort(changed)
 		for _, f := range changed {
 			next[f] = e.newVar(kindFact, int32(k+1), int32(f))
 		}
@@ -511,7 +499,12 @@ func (e *encoder) groupClauses() {
 	for k, i := range e.initial {
 		root[t.Initial[i]] = e.roots[k]
 	}
-	for _, g := range t.ChoiceGroups(1_000_000) {
+	groups, err := t.ChoiceGroups(e.ctx)
+	if err != nil {
+		e.err = err
+		return
+	}
+	for _, g := range groups {
 		if e.stopped() {
 			return
 		}
@@ -519,8 +512,7 @@ func (e *encoder) groupClauses() {
 			var cl []Lit
 			for _, m := range ms {
 				v := &e.verts[root[t.Methods[m].Task]]
-				k := sort.Search(len(v.methods), func(i int) bool { return v.methods[i] >= m })
-				if k < len(v.methods) && v.methods[k] == m {
+				if k, ok := slices.BinarySearch(v.methods, m); ok {
 					cl = append(cl, v.methVar[k].Pos())
 				}
 			}
