@@ -317,12 +317,12 @@ func TestNotSupported(t *testing.T) {
 	}
 }
 
-// TestSplitAndFreeParameters grounds testdata/ground/split-*.hddl: the
+// TestSplitAndFreeParameters grounds testdata/split/*.hddl: the
 // method m-deliver has two independent groups of unbound variables, each
 // used by one subtask and static literals only, and the actions drive and
 // log have parameters no positive precondition binds.
 func TestSplitAndFreeParameters(t *testing.T) {
-	_, p, err := hddl.Load("../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
+	_, p, err := hddl.Load("../testdata/split/domain.hddl", "../testdata/split/problem.hddl")
 	if err != nil {
 		t.Fatal(err)
 	}

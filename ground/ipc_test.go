@@ -17,10 +17,14 @@ import (
 )
 
 // TestIPCSample grounds the first two problems of every IPC 2020 domain
-// (the whole set is "make ipc") with a short time limit, validates every
-// task and prints a per-domain table. Grounding may give up with
-// ground.ErrTooLarge (Childsnack, Woodworking); anything else is a failure.
+// (the whole set is "make ipc"), validates every task and prints a
+// per-domain table. Grounding may give up with ground.ErrTooLarge within
+// its budget; running out of time, or any other error, is a failure. The
+// corpus is skipped with -short.
 func TestIPCSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus test skipped with -short")
+	}
 	dir, err := corpus.SharedDir()
 	if err != nil {
 		t.Skipf("skipping: %v", err)
@@ -60,13 +64,13 @@ func TestIPCSample(t *testing.T) {
 			r = &row{name: key}
 			rows[key] = r
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		start := time.Now()
 		task, _, err := ground.Ground(ctx, p, ground.Options{MaxGround: 1_000_000})
 		cancel()
 		r.secs += time.Since(start).Seconds()
 		switch {
-		case errors.Is(err, ground.ErrTooLarge), errors.Is(err, context.DeadlineExceeded):
+		case errors.Is(err, ground.ErrTooLarge):
 			r.tooLarge++
 			continue
 		case err != nil:

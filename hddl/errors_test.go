@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata")
 // with exactly the message in its .err file. Files named problem-* are
 // problems of base-domain.hddl; the others are domains.
 func TestErrorFixtures(t *testing.T) {
-	dir := "../testdata/errors"
+	dir := "testdata/errors"
 	files, err := filepath.Glob(filepath.Join(dir, "*.hddl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no fixtures in %s: %v", dir, err)

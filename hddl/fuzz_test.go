@@ -13,11 +13,12 @@ import (
 // FuzzParse feeds arbitrary bytes to the domain and problem readers. They
 // must never panic or hang, every error must carry a position, and whatever
 // parses must survive printing and re-reading unchanged. The seeds are the
-// embedded domains and every .hddl file under testdata.
+// embedded domains, the shared fixtures under ../testdata and the error
+// fixtures under testdata/errors.
 func FuzzParse(f *testing.F) {
 	f.Add(domains.Sudoku)
 	seeds, _ := filepath.Glob("../testdata/*/*.hddl")
-	more, _ := filepath.Glob("../testdata/*.hddl")
+	more, _ := filepath.Glob("testdata/errors/*.hddl")
 	for _, s := range append(seeds, more...) {
 		if b, err := os.ReadFile(s); err == nil {
 			f.Add(b)

@@ -79,6 +79,17 @@ func strip(dst, src reflect.Value) {
 // are the same and that printing again gives the same text.
 func roundTrip(t *testing.T, d *Domain, p *Problem) {
 	t.Helper()
+	d2 := roundTripDomain(t, d)
+	if p != nil {
+		roundTripProblem(t, p, d2)
+	}
+}
+
+// roundTripDomain prints d, reads it back, checks that the model is the
+// same and that printing again gives the same text, and returns the model
+// read back.
+func roundTripDomain(t *testing.T, d *Domain) *Domain {
+	t.Helper()
 	dtext := DomainString(d)
 	d2, err := ParseDomain("printed-domain.hddl", []byte(dtext))
 	if err != nil {
@@ -90,9 +101,13 @@ func roundTrip(t *testing.T, d *Domain, p *Problem) {
 	if again := DomainString(d2); again != dtext {
 		t.Fatalf("%s: printing the re-read domain gives different text", d.File)
 	}
-	if p == nil {
-		return
-	}
+	return d2
+}
+
+// roundTripProblem does the same for a problem of domain d2 (the domain
+// read back by roundTripDomain).
+func roundTripProblem(t *testing.T, p *Problem, d2 *Domain) {
+	t.Helper()
 	ptext := ProblemString(p)
 	p2, err := ParseProblem("printed-problem.hddl", []byte(ptext), d2)
 	if err != nil {

@@ -15,9 +15,10 @@ import (
 // are immutable: each holds its own state and task network, and a parent
 // pointer with the decision that made it, from which the plan is rebuilt.
 //
-// The heuristic is the least number of actions the tasks of the network
-// decompose into, ignoring preconditions (admissible for A* on plan
-// length); g is the number of actions applied so far.
+// The heuristic is the relaxed composition estimate (rc.go) or the least
+// number of actions the tasks of the network decompose into, ignoring
+// preconditions (admissible for A* on plan length; see Heuristic); g is the
+// number of actions applied so far.
 
 type bent struct {
 	uid  int32

@@ -1,24 +1,31 @@
-// Package htn plans on ground tasks by progression search and checks plans
-// against the lifted model.
+// Package htn plans on ground tasks by progression search.
 //
-// Solve searches over (state, task network) pairs: depth-first with
-// in-place changes and undo (the default for problems without recursion),
-// greedy best-first or A* with the least number of actions the network
-// still needs as heuristic, with duplicate detection where tasks recurse.
-// Totally and partially ordered networks are both handled; in a partial
-// order, actions that can run run first (as in SHOP2; a complete search
-// follows if this eager one finds nothing). Each generic acceleration can
-// be switched off in Options: pure tests (compound tasks whose only method
-// has no subtasks) folded into the preconditions of the methods that use
-// them; dead-end detection that tracks methods whose preconditions can
-// never hold again, because a fact no action deletes is true or one no
-// action adds is false, and backtracks as soon as a task in the network
-// has no live method left; most-constrained-first choice of the compound
-// task, weighted by the dead ends each task took part in; restarts with
-// random tie-breaking after growing node budgets; and the choice groups of
-// the task (ground.ChoiceGroups), which cut a branch when a value has no
-// taker left and force a task when it has one.
+// Solve searches over (state, task network) pairs. Depth-first search with
+// in-place changes and undo is the default for problems without recursion;
+// greedy best-first search (the default on recursive problems) and A* keep
+// every open node and detect duplicates. The best-first searches are
+// guided by the relaxed composition heuristic (rc.go: the hierarchy as a
+// delete-free classical problem, additive costs from the node's state; a
+// network it cannot reach is a dead end), or by the state-blind least
+// number of actions the network still needs (admissible, A*'s default, and
+// greedy search's on very large tasks). Totally and partially ordered
+// networks are both handled; in a partial order, actions that can run run
+// first (as in SHOP2), and a complete search follows if this eager one
+// finds nothing.
 //
+// Each acceleration of the depth-first search can be switched off in
+// Options (the zero value has them all on): dead-end detection that
+// tracks methods whose preconditions can never hold again, because a fact
+// no action deletes is true or one no action adds is false, and backtracks
+// as soon as a task in the network has no live method left; Focus on the
+// latest decomposition's tasks in a partial order; most-constrained-first
+// choice of the compound task, weighted by the dead ends each task took
+// part in; restarts with random tie-breaking after growing node budgets;
+// and the choice groups of the task (ground.ChoiceGroups), which cut a
+// branch when a value has no taker left and force a task when it has one.
+//
+// The search takes the task as given: folding pure tests into method
+// preconditions (ground.FoldTests) happens upstream, once for every engine.
 // Solve returns a ground.Solution; its ToPlan writes it in the IPC 2020
 // format, and package verify judges it against the lifted model.
 //

@@ -112,11 +112,11 @@ func TestOptionsAllFindPlans(t *testing.T) {
 }
 
 // TestSplitMethodsPlan plans on a domain whose method the grounder splits
-// into synthetic tasks (testdata/ground/split-*.hddl): every search finds
+// into synthetic tasks (testdata/split/*.hddl): every search finds
 // a plan, the written plan names only the domain's methods, with all
 // three subtasks of m-deliver under it, and the verifier accepts it.
 func TestSplitMethodsPlan(t *testing.T) {
-	p, task := testutil.LoadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
+	p, task := testutil.LoadTask(t, "../testdata/split/domain.hddl", "../testdata/split/problem.hddl")
 	for _, search := range []htn.Search{htn.DFS, htn.GBFS, htn.AStar} {
 		o := htn.Options{}
 		o.Search = search

@@ -7,13 +7,14 @@
 // vertex, and the leaves, in order, are the time steps, with a variable
 // per fact and step (shared while no action of the step can change it),
 // frame axioms, action and method preconditions, and at-most-one
-// constraints (sequential counters). Pure tests at the head of a method
-// are folded into its precondition, variables equal by construction share
-// a number, clauses are simplified by the unit clauses of the initial
-// state, and the choice groups of the task (ground.ChoiceGroups) add
-// at-least-once clauses. Partially ordered networks are linearised in one
-// valid order: every plan found is valid, but a problem that needs
-// another order is reported as having no plan in the chosen orders, never
+// constraints (sequential counters). Variables equal by construction
+// share a number, clauses are simplified by the unit clauses of the
+// initial state, and the choice groups of the task (ground.ChoiceGroups)
+// add at-least-once clauses. The encoder takes the task as given: pure
+// tests are folded upstream (ground.FoldTests), once for every engine.
+// Partially ordered networks are linearised in one valid order
+// (ground.Linearize): every plan found is valid, but a problem that needs
+// another order is reported as inconclusive (plan.ErrInconclusive), never
 // as unsolvable.
 //
 // Clauses go to a Sink: an in-memory CNF, a DIMACSWriter that streams to a

@@ -40,7 +40,7 @@ func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *
 func planOf(f *ground.Folding, sol *ground.Solution) *plan.Plan { return f.Unfold(sol).ToPlan(f.Orig) }
 
 func smallTask(t testing.TB) (*hddl.Problem, *ground.Folding) {
-	p, task := testutil.LoadTask(t, "../testdata/satenc/small-domain.hddl", "../testdata/satenc/small-problem.hddl")
+	p, task := testutil.LoadTask(t, "testdata/small-domain.hddl", "testdata/small-problem.hddl")
 	return p, ground.FoldTests(task)
 }
 
@@ -86,7 +86,7 @@ func TestExternalSolvers(t *testing.T) {
 }
 
 // TestGoldenCNF checks the encoding of a small problem clause by clause
-// against testdata/satenc/small.cnf (go test -update rewrites it).
+// against testdata/small.cnf (go test -update rewrites it).
 func TestGoldenCNF(t *testing.T) {
 	_, task := smallTask(t)
 	depth := task.Task.Depth()
@@ -106,7 +106,7 @@ func TestGoldenCNF(t *testing.T) {
 	if err := w.WriteTo(&got, enc.NumVars, comments); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("..", "testdata", "satenc", "small.cnf")
+	golden := filepath.Join("testdata", "small.cnf")
 	if *update {
 		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
@@ -214,10 +214,10 @@ func TestReadModel(t *testing.T) {
 }
 
 // TestSplitMethods solves, through the encoding, a domain whose method the
-// grounder splits into synthetic tasks (testdata/ground/split-*.hddl): the
+// grounder splits into synthetic tasks (testdata/split/*.hddl): the
 // decoded plan hides them and verifies against the lifted model.
 func TestSplitMethods(t *testing.T) {
-	p, orig := testutil.LoadTask(t, "../testdata/ground/split-domain.hddl", "../testdata/ground/split-problem.hddl")
+	p, orig := testutil.LoadTask(t, "../testdata/split/domain.hddl", "../testdata/split/problem.hddl")
 	task := ground.FoldTests(orig)
 	sol, _, err := satenc.Solve(context.Background(), task.Task, satenc.Config{})
 	if err != nil {

@@ -284,9 +284,9 @@ func TestIPCResume(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	copyFile("../../testdata/ground/split-domain.hddl", filepath.Join(dom, "domain.hddl"))
-	copyFile("../../testdata/ground/split-problem.hddl", filepath.Join(dom, "p1.hddl"))
-	copyFile("../../testdata/ground/split-problem.hddl", filepath.Join(dom, "p2.hddl"))
+	copyFile("../../testdata/split/domain.hddl", filepath.Join(dom, "domain.hddl"))
+	copyFile("../../testdata/split/problem.hddl", filepath.Join(dom, "p1.hddl"))
+	copyFile("../../testdata/split/problem.hddl", filepath.Join(dom, "p2.hddl"))
 	csvFile := filepath.Join(dir, "out.csv")
 	readRows := func() [][]string { return testutil.ReadCSV(t, csvFile) }
 	code, out, errOut := runCLI(t, "", "ipc", dir, "--stage", "plan", "--csv", csvFile)
