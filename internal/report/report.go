@@ -200,6 +200,7 @@ type row struct {
 	TotalMS    float64 `json:"total_ms"`
 	ParseMS    float64 `json:"parse_ms"`
 	GroundMS   float64 `json:"ground_ms"`
+	SearchMS   float64 `json:"search_ms"`
 	EncodeMS   float64 `json:"encode_ms"`
 	SolveMS    float64 `json:"solve_ms"`
 	DecodeMS   float64 `json:"decode_ms"`
@@ -224,7 +225,7 @@ func rowOf(r compare.Run) row {
 	out := row{
 		Puzzle: r.Puzzle, Size: r.Size, Givens: r.Givens, Engine: string(r.Engine), Style: style,
 		Status: string(r.Status), Verified: r.Verified, TotalMS: msOf(r.Total),
-		ParseMS: msOf(r.Stages["parse"]), GroundMS: msOf(r.Stages["ground"]), EncodeMS: msOf(r.Stages["encode"]),
+		ParseMS: msOf(r.Stages["parse"]), GroundMS: msOf(r.Stages["ground"]), SearchMS: msOf(r.Stages["search"]), EncodeMS: msOf(r.Stages["encode"]),
 		SolveMS: msOf(r.Stages["solve"]), DecodeMS: msOf(r.Stages["decode"]), VerifyMS: msOf(r.Stages["verify"]),
 		Nodes: r.Nodes, Vars: r.Vars, Clauses: r.Clauses, Depth: r.Depth, PlanLength: r.PlanLength,
 		AllocMB: float64(r.AllocBytes) / (1 << 20), PeakHeapMB: float64(r.PeakHeap) / (1 << 20), Unique: string(r.Unique), Error: r.Error,
@@ -242,12 +243,12 @@ func WriteCSV(path string, runs []compare.Run) error {
 		return err
 	}
 	w := csv.NewWriter(f)
-	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "unique", "solution", "error"})
+	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "search_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "unique", "solution", "error"})
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 	for _, r := range runs {
 		o := rowOf(r)
 		w.Write([]string{o.Puzzle, strconv.Itoa(o.Size), strconv.Itoa(o.Givens), o.Engine, o.Style, o.Status, strconv.FormatBool(o.Verified),
-			ff(o.TotalMS), ff(o.ParseMS), ff(o.GroundMS), ff(o.EncodeMS), ff(o.SolveMS), ff(o.DecodeMS), ff(o.VerifyMS),
+			ff(o.TotalMS), ff(o.ParseMS), ff(o.GroundMS), ff(o.SearchMS), ff(o.EncodeMS), ff(o.SolveMS), ff(o.DecodeMS), ff(o.VerifyMS),
 			strconv.FormatInt(o.Nodes, 10), strconv.Itoa(o.Vars), strconv.Itoa(o.Clauses), strconv.Itoa(o.Depth), strconv.Itoa(o.PlanLength),
 			ff(o.AllocMB), ff(o.PeakHeapMB), o.Unique, o.Solution, o.Error})
 	}
