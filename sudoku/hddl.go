@@ -14,12 +14,12 @@ import (
 type Style int
 
 const (
+	// Unordered leaves the fill tasks unordered, with all-check after all
+	// of them. It is the zero value: the style the engines solve best.
+	Unordered Style = iota
 	// Ordered is the paper's style: the fill tasks in row-major order in
 	// :ordered-subtasks, then all-check.
-	Ordered Style = iota
-	// Unordered leaves the fill tasks unordered, with all-check after all
-	// of them.
-	Unordered
+	Ordered
 )
 
 func (s Style) String() string {
