@@ -188,16 +188,23 @@ func SolveDirect(ctx context.Context, g Grid, s satenc.Solver, unique bool) (Gri
 	if !unique {
 		return sol, "", e, nil
 	}
+	u, err := e.Uniqueness(ctx, s, res.Model)
+	return sol, u, e, err
+}
+
+// Uniqueness tells whether the solution of model is the only one: a
+// second solve, in a fresh solver, with it blocked.
+func (e *Direct) Uniqueness(ctx context.Context, s satenc.Solver, model []bool) (Uniqueness, error) {
 	second := &satenc.CNF{}
 	e.CNF.Each(second)
-	second.AddClause(e.Block(res.Model)...)
+	second.AddClause(e.Block(model)...)
 	second.NumVars = e.CNF.NumVars
-	res2, err := s.Solve(ctx, second)
-	if err != nil {
-		return sol, "", e, err
+	res, err := s.Solve(ctx, second)
+	switch {
+	case err != nil:
+		return "", err
+	case res.Sat:
+		return Several, nil
 	}
-	if res2.Sat {
-		return sol, Several, e, nil
-	}
-	return sol, Unique, e, nil
+	return Unique, nil
 }

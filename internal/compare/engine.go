@@ -224,17 +224,8 @@ func runDirect(ctx context.Context, p sudoku.Puzzle, opt Options, r *Run) error 
 	g := enc.Decode(res.Model)
 	lap("decode")
 	if opt.Unique {
-		second := &satenc.CNF{}
-		enc.CNF.Each(second)
-		second.AddClause(enc.Block(res.Model)...)
-		second.NumVars = enc.CNF.NumVars
-		res2, err := s.Solve(ctx, second)
-		if err != nil {
+		if r.Unique, err = enc.Uniqueness(ctx, s, res.Model); err != nil {
 			return err
-		}
-		r.Unique = sudoku.Unique
-		if res2.Sat {
-			r.Unique = sudoku.Several
 		}
 		lap("solve")
 	}
