@@ -4,20 +4,28 @@ BIN      := bin/htnsat
 SHARED   ?= ../shared
 FUZZTIME ?= 60s
 
-.PHONY: all build test run bench fuzz ipc results vet fmt clean
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: all build test lint run bench fuzz ipc results vet fmt clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/htnsat
 
-# The test suite: formatting, vet, unit tests, golden files, the fuzz seed
-# corpus and the shared-corpus tests (which skip when ../shared is absent).
-test:
+# The test suite: formatting, vet, staticcheck, the builds for other
+# systems, unit tests, golden files, the fuzz seed corpus and the
+# shared-corpus tests (which skip when ../shared is absent).
+test: lint
+	$(GO) test -timeout 15m ./...
+
+lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -timeout 15m ./...
+	$(GO) run $(STATICCHECK) ./...
+	GOOS=windows $(GO) build ./...
+	GOOS=darwin $(GO) build ./...
 
 # The main job: every engine on the embedded default puzzles.
 run: build

@@ -75,16 +75,6 @@ func strip(dst, src reflect.Value) {
 	}
 }
 
-// roundTrip prints d and p, reads them back and checks that the models
-// are the same and that printing again gives the same text.
-func roundTrip(t *testing.T, d *Domain, p *Problem) {
-	t.Helper()
-	d2 := roundTripDomain(t, d)
-	if p != nil {
-		roundTripProblem(t, p, d2)
-	}
-}
-
 // roundTripDomain prints d, reads it back, checks that the model is the
 // same and that printing again gives the same text, and returns the model
 // read back.
