@@ -34,7 +34,7 @@ func ExampleSolve() {
 		return
 	}
 	pl := folded.Unfold(sol).ToPlan(t)
-	fmt.Println(pl.Length(), "actions; verified:", verify.Verify(p, pl) == nil)
+	fmt.Println(pl.Length(), "actions; verified:", verify.Verify(context.Background(), p, pl) == nil)
 	// the first action, and the decomposition of the task that put it there
 	lines := strings.Split(pl.String(), "\n")
 	fmt.Println(strings.Join(lines[:2], "\n"))

@@ -43,7 +43,7 @@ func solveFolding(t testing.TB, p *hddl.Problem, f *ground.Folding, opt htn.Opti
 	if err != nil {
 		t.Fatalf("reading the written plan: %v", err)
 	}
-	if err := verify.Verify(p, pl); err != nil {
+	if err := verify.Verify(context.Background(), p, pl); err != nil {
 		t.Fatalf("verify: %v\n%s", err, pl)
 	}
 	return pl, st

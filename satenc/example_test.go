@@ -32,7 +32,7 @@ func ExampleSolve() {
 	}
 	pl := folded.Unfold(sol).ToPlan(t)
 	fmt.Printf("depth %d, %d variables, %d clauses\n", st.Depth, st.Vars, st.Clauses)
-	fmt.Println(pl.Length(), "actions; verified:", verify.Verify(p, pl) == nil)
+	fmt.Println(pl.Length(), "actions; verified:", verify.Verify(context.Background(), p, pl) == nil)
 	// Output:
 	// depth 3, 712 variables, 2089 clauses
 	// 46 actions; verified: true

@@ -52,7 +52,7 @@ func TestSudokuGophersat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := verify.Verify(p, planOf(task, sol)); err != nil {
+			if err := verify.Verify(context.Background(), p, planOf(task, sol)); err != nil {
 				t.Fatalf("%s: verify: %v", style, err)
 			}
 			if st.Linear != (style == sudoku.Unordered) {
@@ -76,7 +76,7 @@ func TestExternalSolvers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
-		if err := verify.Verify(p, planOf(task, sol)); err != nil {
+		if err := verify.Verify(context.Background(), p, planOf(task, sol)); err != nil {
 			t.Fatalf("%s: verify: %v", cmd, err)
 		}
 	}
@@ -153,7 +153,7 @@ func TestBitFlip(t *testing.T) {
 	if err != nil || !res.Sat {
 		t.Fatalf("solve: %v", err)
 	}
-	if sol, err := enc.Decode(res.Model); err != nil || verify.Verify(p, planOf(task, sol)) != nil {
+	if sol, err := enc.Decode(res.Model); err != nil || verify.Verify(context.Background(), p, planOf(task, sol)) != nil {
 		t.Fatalf("the model itself does not decode to a valid plan: %v", err)
 	}
 	flipped := 0
@@ -168,7 +168,7 @@ func TestBitFlip(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if verify.Verify(p, planOf(task, sol)) == nil {
+		if verify.Verify(context.Background(), p, planOf(task, sol)) == nil {
 			t.Fatalf("flipping variable %d (%s) still gives a valid plan", v, enc.VarName(satenc.Var(v)))
 		}
 	}
@@ -224,7 +224,7 @@ func TestSplitMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	pl := planOf(task, sol)
-	if err := verify.Verify(p, pl); err != nil {
+	if err := verify.Verify(context.Background(), p, pl); err != nil {
 		t.Fatalf("verify: %v\n%s", err, pl)
 	}
 	if len(pl.Actions) != 6 {

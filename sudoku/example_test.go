@@ -36,7 +36,7 @@ func Example() {
 		return
 	}
 	pl := folded.Unfold(sol).ToPlan(task)
-	if err := verify.Verify(prob, pl); err != nil {
+	if err := verify.Verify(context.Background(), prob, pl); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -1,6 +1,7 @@
 package verify_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/htnsat/htnsat/verify"
@@ -12,7 +13,7 @@ func BenchmarkVerifyPaper(b *testing.B) {
 	p, pl := paperPlan(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := verify.Verify(p, pl); err != nil {
+		if err := verify.Verify(context.Background(), p, pl); err != nil {
 			b.Fatal(err)
 		}
 	}

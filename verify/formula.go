@@ -15,12 +15,11 @@ func (v *verifier) holds(f *hddl.Formula, b []int32, at int) (bool, error) {
 	if f == nil {
 		return true, nil
 	}
-	s := v.states[at]
 	switch f.Kind {
 	case hddl.FTrue:
 		return true, nil
 	case hddl.FAtom:
-		return has(s, v.atomID(f.Pred, v.ground(f.Args, b))), nil
+		return v.value(v.atomID(f.Pred, v.ground(f.Args, b)), at), nil
 	case hddl.FEqual:
 		g := v.ground(f.Args, b)
 		return g[0] == g[1], nil
@@ -143,9 +142,12 @@ func (v *verifier) satisfy(f *hddl.Formula, b []int32, at int) (bool, error) {
 		}
 		return n
 	}
-	s := v.states[at]
+	mt := &matcher{v: v, vars: v.scope, b: b}
 	var rec func() (bool, error)
 	rec = func() (bool, error) {
+		if err := v.tick(); err != nil {
+			return false, err
+		}
 		// the positive atom with the fewest candidates binds next
 		var best *hddl.Formula
 		bestN := -1
@@ -167,29 +169,20 @@ func (v *verifier) satisfy(f *hddl.Formula, b []int32, at int) (bool, error) {
 			return v.holds(f, b, at)
 		}
 		for _, id := range v.byPred[best.Pred] {
-			if !has(s, id) {
+			if !v.value(id, at) {
 				continue
 			}
-			saved := append([]int32(nil), b...)
-			if unify(best.Args, v.atomArgs[id], b) && v.typesOK(best.Args, b) {
+			mark := len(mt.trail)
+			if mt.unify(best.Args, v.atomArgs[id]) {
 				if ok, err := rec(); err != nil || ok {
 					return ok, err
 				}
 			}
-			copy(b, saved)
+			mt.undo(mark)
 		}
 		return false, nil
 	}
 	return rec()
-}
-
-func (v *verifier) typesOK(args []hddl.Term, b []int32) bool {
-	for _, t := range args {
-		if t.IsVar() && !v.d.IsSubtype(v.p.Objects[b[t.Var()]].Type, v.scope[t.Var()].Type) {
-			return false
-		}
-	}
-	return true
 }
 
 func (v *verifier) tryType(x int, b []int32, fn func() (bool, error)) (bool, error) {

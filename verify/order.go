@@ -7,71 +7,62 @@ import (
 )
 
 // Placement: every task of the tree where its orderings and its method's
-// precondition allow.
+// precondition allow. A task's window is the range of states it may use:
+// it starts after the ends of the tasks ordered before it and ends before
+// the first action of any task ordered after it.
 
 // placeRoot checks the initial network: the root tasks are its tasks (free
-// variables bound consistently), and every task is placed where its
-// orderings and method preconditions allow.
+// variables bound consistently, and to objects of their types), its
+// constraints hold, and every task is placed where its orderings and
+// method preconditions allow.
 func (v *verifier) placeRoot() error {
 	net := &v.p.Initial
-	roots := make([]*vnode, len(v.plan.Root))
-	for i, r := range v.plan.Root {
-		roots[i] = v.nodes[r]
-	}
 	b := make([]int32, len(v.p.Vars))
 	for i := range b {
 		b[i] = -1
 	}
-	assign := make([]*vnode, len(net.Subtasks))
-	used := make([]bool, len(roots))
-	var rec func(k int, b []int32) []int32
-	rec = func(k int, b []int32) []int32 {
-		if k == len(net.Subtasks) {
-			return b
+	mt := &matcher{v: v, vars: v.p.Vars, b: b}
+	var assign []*vnode
+	if len(v.roots) == len(net.Subtasks) {
+		var err error
+		if assign, _, err = mt.match(net.Subtasks, v.roots, false); err != nil {
+			return err
 		}
-		st := &net.Subtasks[k]
-		for i, c := range roots {
-			if used[i] || c.prim != st.Task.Primitive || c.schema != st.Task.Index {
-				continue
-			}
-			nb := cloneBinding(b)
-			if !unify(st.Args, c.args, nb) {
-				continue
-			}
-			used[i], assign[k] = true, c
-			if res := rec(k+1, nb); res != nil {
-				return res
-			}
-			used[i] = false
-		}
-		return nil
 	}
-	var res []int32
-	if len(roots) == len(net.Subtasks) {
-		res = rec(0, b)
-	}
-	if res == nil {
+	v.scope = v.p.Vars
+	if assign == nil {
 		for k := range net.Subtasks {
 			st := &net.Subtasks[k]
 			found := false
-			for _, c := range roots {
-				if c.prim == st.Task.Primitive && c.schema == st.Task.Index && unify(st.Args, c.args, append([]int32(nil), b...)) {
+			for _, c := range v.roots {
+				mark := len(mt.trail)
+				if c.prim == st.Task.Primitive && c.schema == st.Task.Index && mt.unify(st.Args, c.args) {
 					found = true
+				}
+				mt.undo(mark)
+				if found {
+					break
 				}
 			}
 			if !found {
-				v.scope = v.p.Vars
+				for _, c := range v.roots {
+					if c.prim == st.Task.Primitive && c.schema == st.Task.Index {
+						if x, o := mt.badType(st.Args, c.args); x >= 0 {
+							return v.errf(0, "root task %s (id %d) binds variable %s of the initial network to %s, which is of type %s, not %s",
+								v.nodeName(c), c.id, v.p.Vars[x].Name, v.p.Objects[o].Name, v.d.Types[v.p.Objects[o].Type].Name, v.d.Types[v.p.Vars[x].Type].Name)
+						}
+					}
+				}
 				return v.errf(0, "task %s of the initial network is not covered by the root", v.subtaskName(st, b))
 			}
 		}
-		if len(roots) != len(net.Subtasks) {
-			return v.errf(0, "the initial task network has %d tasks, the root lists %d", len(net.Subtasks), len(roots))
+		if len(v.roots) != len(net.Subtasks) {
+			return v.errf(0, "the initial task network has %d tasks, the root lists %d", len(net.Subtasks), len(v.roots))
 		}
 		return v.errf(0, "the root tasks do not match the initial task network")
 	}
-	v.scope = v.p.Vars
 	if v.p.Constraints != nil {
-		ok, err := v.satisfy(v.p.Constraints, res, 0)
+		ok, err := v.satisfy(v.p.Constraints, b, 0)
 		if err != nil {
 			return err
 		}
@@ -79,82 +70,78 @@ func (v *verifier) placeRoot() error {
 			return v.errf(0, "the constraints of the initial task network do not hold")
 		}
 	}
-	_, err := v.placeChildren(assign, &net.Ordering, 0, len(v.plan.Actions))
+	_, err := v.placeChildren(assign, net.Ordering, net.Total, 0, v.final)
 	return err
 }
 
-// placeChildren places the subtasks of one network (ordered by order)
-// within the window [lo, hi] of states, returning the latest state used.
-func (v *verifier) placeChildren(children []*vnode, order *[]hddl.Order, lo, hi int) (int, error) {
+// placeChildren places the subtasks of one network within the window
+// [lo, hi] of states and returns the latest state they use. The work is
+// linear in the network's tasks and orderings: a task's lower bound comes
+// from its direct predecessors (their ends grow along every chain), its
+// upper bound from the earliest action among all its successors.
+func (v *verifier) placeChildren(children []*vnode, order []hddl.Order, total bool, lo, hi int) (int, error) {
 	n := len(children)
-	before := make([][]bool, n) // transitive ordering
-	for i := range before {
-		before[i] = make([]bool, n)
-	}
-	for _, o := range *order {
-		before[o.Before][o.After] = true
-	}
-	for k := 0; k < n; k++ {
-		for i := 0; i < n; i++ {
-			if before[i][k] {
-				for j := 0; j < n; j++ {
-					if before[k][j] {
-						before[i][j] = true
-					}
-				}
-			}
+	succ := make([][]int, n)
+	pred := make([][]int, n)
+	if !total {
+		for _, o := range order {
+			succ[o.Before] = append(succ[o.Before], o.After)
+			pred[o.After] = append(pred[o.After], o.Before)
+		}
+	} else {
+		for i := 1; i < n; i++ {
+			succ[i-1] = append(succ[i-1], i)
+			pred[i] = append(pred[i], i-1)
 		}
 	}
-	topo := topoSort(n, before)
+	topo := topoSort(succ, pred)
+	// firstAfter[i]: the earliest action of a task ordered after i, or hi
+	firstAfter := make([]int, n)
+	for k := n - 1; k >= 0; k-- {
+		i := topo[k]
+		f := hi
+		for _, j := range succ[i] {
+			f = min(f, firstAfter[j])
+			if children[j].first >= 0 {
+				f = min(f, children[j].first)
+			}
+		}
+		firstAfter[i] = f
+	}
 	end := make([]int, n)
-	placed := make([]bool, n)
 	latest := lo
 	for _, i := range topo {
-		c := children[i]
-		clo, chi := lo, hi
-		for j := 0; j < n; j++ {
-			if before[j][i] {
-				if !placed[j] {
-					return 0, v.errf(c.line, "internal: ordering not topological")
-				}
-				clo = max(clo, end[j])
-			}
-			if before[i][j] && children[j].first >= 0 {
-				chi = min(chi, children[j].first)
-			}
+		clo := lo
+		for _, j := range pred[i] {
+			clo = max(clo, end[j])
 		}
-		e, err := v.place(c, clo, chi)
+		e, err := v.place(children[i], clo, firstAfter[i])
 		if err != nil {
 			return 0, err
 		}
-		end[i], placed[i] = e, true
+		end[i] = e
 		latest = max(latest, e)
 	}
 	return latest, nil
 }
 
-func topoSort(n int, before [][]bool) []int {
+// topoSort orders the tasks of a network so that every task comes after
+// its predecessors (Kahn's algorithm; the orderings are acyclic, as the
+// parser checked).
+func topoSort(succ, pred [][]int) []int {
+	n := len(succ)
 	indeg := make([]int, n)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			if before[i][j] {
-				indeg[j]++
-			}
+	var out []int
+	for i := range indeg {
+		indeg[i] = len(pred[i])
+		if indeg[i] == 0 {
+			out = append(out, i)
 		}
 	}
-	var out []int
-	done := make([]bool, n)
-	for len(out) < n {
-		for i := 0; i < n; i++ {
-			if !done[i] && indeg[i] == 0 {
-				done[i] = true
-				out = append(out, i)
-				for j := 0; j < n; j++ {
-					if before[i][j] {
-						indeg[j]--
-					}
-				}
-				break
+	for k := 0; k < len(out); k++ {
+		for _, j := range succ[out[k]] {
+			if indeg[j]--; indeg[j] == 0 {
+				out = append(out, j)
 			}
 		}
 	}
@@ -164,6 +151,9 @@ func topoSort(n int, before [][]bool) []int {
 // place checks node n within the window [lo, hi] of state indices and
 // returns the state index at which it ends.
 func (v *verifier) place(n *vnode, lo, hi int) (int, error) {
+	if err := v.tick(); err != nil {
+		return 0, err
+	}
 	if n.prim {
 		if n.pos < lo {
 			return 0, v.errf(n.line, "%s comes too early: the ordering puts it after what the plan executes later", v.nodeName(n))
@@ -187,7 +177,7 @@ func (v *verifier) place(n *vnode, lo, hi int) (int, error) {
 	}
 	pm := -1
 	for s := lo; s <= top && pm < 0; s++ {
-		b := append([]int32(nil), n.binding...)
+		b := cloneBinding(n.binding)
 		ok, err := v.satisfy(m.Precondition, b, s)
 		if err != nil {
 			return 0, err
@@ -201,9 +191,9 @@ func (v *verifier) place(n *vnode, lo, hi int) (int, error) {
 		if lo == top {
 			where = fmt.Sprintf("in state %d (before action %d)", lo, lo)
 		}
-		return 0, v.errf(n.line, "the precondition of method %s for %s does not hold %s%s", m.Name, v.nodeName(n), where, v.why(m.Precondition, n.binding, max(lo, min(top, len(v.states)-1))))
+		return 0, v.errf(n.line, "the precondition of method %s for %s does not hold %s%s", m.Name, v.nodeName(n), where, v.why(m.Precondition, n.binding, max(lo, min(top, v.final))))
 	}
-	e, err := v.placeChildren(n.children, &m.Network.Ordering, pm, hi)
+	e, err := v.placeChildren(n.children, m.Network.Ordering, m.Network.Total, pm, hi)
 	if err != nil {
 		return 0, err
 	}

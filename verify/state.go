@@ -2,11 +2,22 @@ package verify
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/htnsat/htnsat/hddl"
 )
 
-// Ground atoms, states and the execution of the plan's actions.
+// Ground atoms and the states of the plan. State i is the state before
+// action i; state len(actions) is the final one. No state is copied: each
+// atom keeps the list of its changes (the state from which on it has a new
+// value), so that the value of an atom in any state is a binary search
+// away, and the states of a plan cost memory in proportion to its effects.
+
+// event says that an atom has value val from state at on.
+type event struct {
+	at  int32
+	val bool
+}
 
 func (v *verifier) atomKey(pred int, args []int32) []byte {
 	k := binary.AppendUvarint(v.key[:0], uint64(pred))
@@ -25,7 +36,7 @@ func (v *verifier) atomID(pred int, args []int32) int32 {
 	return -1
 }
 
-// intern returns the id of a ground atom, creating it.
+// intern returns the id of a ground atom, creating it (false initially).
 func (v *verifier) intern(pred int, args []int32) int32 {
 	k := v.atomKey(pred, args)
 	if id, ok := v.atoms[string(k)]; ok {
@@ -33,27 +44,29 @@ func (v *verifier) intern(pred int, args []int32) int32 {
 	}
 	id := int32(len(v.atomArgs))
 	v.atoms[string(k)] = id
-	v.atomArgs = append(v.atomArgs, append([]int32(nil), args...))
+	v.atomArgs = append(v.atomArgs, slices.Clone(args))
 	v.byPred[pred] = append(v.byPred[pred], id)
+	v.init = append(v.init, false)
+	v.changes = append(v.changes, nil)
+	v.cur = append(v.cur, false)
 	return id
 }
 
-func has(s []uint64, id int32) bool {
-	w := int(id >> 6)
-	return id >= 0 && w < len(s) && s[w]&(1<<(uint(id)&63)) != 0
-}
-
-func set(s []uint64, id int32, on bool) []uint64 {
-	w := int(id >> 6)
-	for len(s) <= w {
-		s = append(s, 0)
+// value is the value of atom id (-1: never true) in state at.
+func (v *verifier) value(id int32, at int) bool {
+	if id < 0 {
+		return false
 	}
-	if on {
-		s[w] |= 1 << (uint(id) & 63)
-	} else {
-		s[w] &^= 1 << (uint(id) & 63)
+	if at == v.now {
+		return v.cur[id]
 	}
-	return s
+	ev := v.changes[id]
+	// the last change at or before at
+	i, _ := slices.BinarySearchFunc(ev, int32(at)+1, func(e event, t int32) int { return int(e.at - t) })
+	if i == 0 {
+		return v.init[id]
+	}
+	return ev[i-1].val
 }
 
 func (v *verifier) objectsOf(t int) []int {
@@ -65,21 +78,25 @@ func (v *verifier) objectsOf(t int) []int {
 	return o
 }
 
-// simulate executes the actions from the initial state, recording the
-// state before each action and the final state.
+// simulate executes the actions from the initial state: each action's
+// precondition must hold in the state before it, and its effects (deletes
+// first, then adds) make the next state.
 func (v *verifier) simulate() error {
-	var s []uint64
 	tup := make([]int32, 0, 8)
 	for _, a := range v.p.Init {
 		tup = tup[:0]
 		for _, o := range a.Args {
 			tup = append(tup, int32(o))
 		}
-		s = set(s, v.intern(a.Pred, tup), true)
+		id := v.intern(a.Pred, tup)
+		v.init[id], v.cur[id] = true, true
 	}
-	v.states = make([][]uint64, 0, len(v.plan.Actions)+1)
+	var adds, dels []int32
 	for i, pa := range v.plan.Actions {
-		v.states = append(v.states, s)
+		if err := v.tick(); err != nil {
+			return err
+		}
+		v.now = i
 		n := v.nodes[pa.ID]
 		a := &v.d.Actions[n.schema]
 		v.scope = a.Vars
@@ -95,20 +112,26 @@ func (v *verifier) simulate() error {
 		if !ok {
 			return v.errf(pa.Line, "the precondition of %s does not hold%s", v.nodeName(n), v.why(a.Precondition, b, i))
 		}
-		var adds, dels []int32
+		adds, dels = adds[:0], dels[:0]
 		if err := v.effects(a.Effect, b, i, &adds, &dels); err != nil {
 			return err
 		}
-		next := append([]uint64(nil), s...)
+		next := int32(i + 1)
 		for _, id := range dels {
-			next = set(next, id, false)
+			if v.cur[id] && !slices.Contains(adds, id) {
+				v.cur[id] = false
+				v.changes[id] = append(v.changes[id], event{next, false})
+			}
 		}
 		for _, id := range adds {
-			next = set(next, id, true)
+			if !v.cur[id] {
+				v.cur[id] = true
+				v.changes[id] = append(v.changes[id], event{next, true})
+			}
 		}
-		s = next
 	}
-	v.states = append(v.states, s)
+	v.final = len(v.plan.Actions)
+	v.now = v.final
 	return nil
 }
 
@@ -124,6 +147,8 @@ func (v *verifier) ground(args []hddl.Term, b []int32) []int32 {
 	return out
 }
 
+// effects collects the atoms an action adds and deletes, evaluating
+// conditional effects in state at.
 func (v *verifier) effects(f *hddl.Formula, b []int32, at int, adds, dels *[]int32) error {
 	if f == nil {
 		return nil

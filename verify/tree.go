@@ -4,11 +4,11 @@ import (
 	"strings"
 
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/plan"
 )
 
-// The decomposition tree: the plan's lines matched to tasks, methods and
-// subtasks.
+// The decomposition tree: the plan's lines made into nodes, the forest
+// below the root line walked once (every id must be reached exactly once,
+// every line reached), and every decomposition matched to its method.
 
 func (v *verifier) object(name string, line int) (int32, error) {
 	i := v.p.ObjectIndex(name)
@@ -37,10 +37,43 @@ func (v *verifier) args(names []string, params []hddl.Param, what string, line i
 	return out, nil
 }
 
+// buildTree makes a node of every line, walks the forest from the root
+// line, and matches every decomposition to its method.
 func (v *verifier) buildTree() error {
+	if err := v.makeNodes(); err != nil {
+		return err
+	}
+	order, err := v.reach()
+	if err != nil {
+		return err
+	}
+	for _, n := range order {
+		if err := v.tick(); err != nil {
+			return err
+		}
+		if !n.prim {
+			if err := v.matchMethod(n); err != nil {
+				return err
+			}
+		}
+	}
+	// the actions each subtree spans, children before parents
+	for i := len(order) - 1; i >= 0; i-- {
+		n := order[i]
+		for _, c := range n.children {
+			if c.first >= 0 && (n.first < 0 || c.first < n.first) {
+				n.first = c.first
+			}
+			n.last = max(n.last, c.last)
+		}
+	}
+	return nil
+}
+
+// makeNodes makes a node of every action and decomposition line.
+func (v *verifier) makeNodes() error {
 	d := v.d
-	v.nodes = map[int]*vnode{}
-	v.actPos = map[int]int{}
+	v.nodes = make(map[int]*vnode, len(v.plan.Actions)+len(v.plan.Decomps))
 	for i, a := range v.plan.Actions {
 		ai := d.ActionIndex(a.Name)
 		if ai < 0 {
@@ -57,9 +90,9 @@ func (v *verifier) buildTree() error {
 			return v.errf(a.Line, "id %d used twice", a.ID)
 		}
 		v.nodes[a.ID] = &vnode{id: a.ID, line: a.Line, prim: true, schema: ai, args: args, pos: i, first: i, last: i}
-		v.actPos[a.ID] = i
 	}
-	for _, dc := range v.plan.Decomps {
+	for i := range v.plan.Decomps {
+		dc := &v.plan.Decomps[i]
 		ti := d.TaskIndex(dc.Task)
 		if ti < 0 {
 			if d.ActionIndex(dc.Task) >= 0 {
@@ -81,95 +114,93 @@ func (v *verifier) buildTree() error {
 		if _, dup := v.nodes[dc.ID]; dup {
 			return v.errf(dc.Line, "id %d used twice", dc.ID)
 		}
-		v.nodes[dc.ID] = &vnode{id: dc.ID, line: dc.Line, schema: ti, args: args, method: mi, first: -1, last: -1}
+		v.nodes[dc.ID] = &vnode{id: dc.ID, line: dc.Line, schema: ti, args: args, dc: dc, method: mi, first: -1, last: -1}
 	}
-	// parents: every id but the roots is the subtask of exactly one task
-	parent := map[int]int{}
+	return nil
+}
+
+// reach walks the forest from the root line, breadth first, and returns
+// its nodes in that order (every parent before its children). Every id
+// must be reached exactly once: an id listed twice, or a task that is its
+// own descendant, is an error at the line that reaches it again; a line
+// the walk does not reach (a detached subtree, or a cycle of its own) is
+// an error at that line, whatever it would execute.
+func (v *verifier) reach() ([]*vnode, error) {
+	parent := make(map[*vnode]*vnode, len(v.nodes)) // nil for the roots
+	order := make([]*vnode, 0, len(v.nodes))
 	for _, r := range v.plan.Root {
-		if _, ok := v.nodes[r]; !ok {
-			return v.errf(0, "root lists task id %d, which no line defines", r)
+		n := v.nodes[r]
+		if n == nil {
+			return nil, v.errf(0, "root lists task id %d, which no line defines", r)
 		}
-		if _, dup := parent[r]; dup {
-			return v.errf(0, "root lists task id %d twice", r)
+		if _, dup := parent[n]; dup {
+			return nil, v.errf(0, "root lists task id %d twice", r)
 		}
-		parent[r] = -1
+		parent[n] = nil
+		order = append(order, n)
+		v.roots = append(v.roots, n)
 	}
-	for _, dc := range v.plan.Decomps {
-		for _, s := range dc.Subtasks {
-			if _, ok := v.nodes[s]; !ok {
-				return v.errf(dc.Line, "subtask id %d is defined by no line", s)
-			}
-			if prev, dup := parent[s]; dup {
-				if prev < 0 {
-					return v.errf(dc.Line, "task %d is in the root and also a subtask", s)
-				}
-				return v.errf(dc.Line, "task %d is a subtask of both %d and %d", s, prev, dc.ID)
-			}
-			parent[s] = dc.ID
+	for i := 0; i < len(order); i++ {
+		if err := v.tick(); err != nil {
+			return nil, err
 		}
-	}
-	for _, a := range v.plan.Actions {
-		if _, ok := parent[a.ID]; !ok {
-			return v.errf(a.Line, "action %d is not part of the decomposition", a.ID)
-		}
-	}
-	for _, dc := range v.plan.Decomps {
-		if _, ok := parent[dc.ID]; !ok {
-			return v.errf(dc.Line, "task %d is not reachable from the root", dc.ID)
-		}
-	}
-	// children matched to method subtasks, depth first from the roots
-	visiting := map[int]bool{}
-	var build func(id int) error
-	build = func(id int) error {
-		n := v.nodes[id]
+		n := order[i]
 		if n.prim {
-			return nil
+			continue
 		}
-		if visiting[id] {
-			return v.errf(n.line, "task %d is its own descendant", id)
-		}
-		visiting[id] = true
-		dc := v.decomp(id)
-		if err := v.matchMethod(n, dc); err != nil {
-			return err
-		}
-		for _, c := range n.children {
-			if err := build(c.id); err != nil {
-				return err
+		for _, s := range n.dc.Subtasks {
+			c := v.nodes[s]
+			if c == nil {
+				return nil, v.errf(n.line, "subtask id %d is defined by no line", s)
 			}
-			if c.first >= 0 && (n.first < 0 || c.first < n.first) {
-				n.first = c.first
+			if p, seen := parent[c]; seen {
+				switch {
+				case c == n:
+					return nil, v.errf(n.line, "task %d lists itself as a subtask", n.id)
+				case p == nil:
+					return nil, v.errf(n.line, "task %d is in the root and also a subtask of %d", s, n.id)
+				case v.ancestor(c, n, parent):
+					return nil, v.errf(n.line, "task %d is a subtask of its own descendant %d", s, n.id)
+				}
+				return nil, v.errf(n.line, "task %d is a subtask of both %d and %d", s, p.id, n.id)
 			}
-			if c.last > n.last {
-				n.last = c.last
-			}
-		}
-		return nil
-	}
-	for _, r := range v.plan.Root {
-		if err := build(r); err != nil {
-			return err
+			parent[c] = n
+			order = append(order, c)
 		}
 	}
-	return nil
+	// the first line, in the file, that the walk did not reach
+	line, what, id := 0, "", 0
+	for _, a := range v.plan.Actions {
+		if _, ok := parent[v.nodes[a.ID]]; !ok {
+			line, what, id = a.Line, "action", a.ID
+			break
+		}
+	}
+	for _, dc := range v.plan.Decomps {
+		if _, ok := parent[v.nodes[dc.ID]]; !ok && (line == 0 || dc.Line < line) {
+			line, what, id = dc.Line, "task", dc.ID
+			break
+		}
+	}
+	if what != "" {
+		return nil, v.errf(line, "%s %d is not reached from the root", what, id)
+	}
+	return order, nil
 }
 
-func (v *verifier) decomp(id int) *plan.Decomposition {
-	for i := range v.plan.Decomps {
-		if v.plan.Decomps[i].ID == id {
-			return &v.plan.Decomps[i]
+// ancestor reports whether a is n or above n.
+func (v *verifier) ancestor(a, n *vnode, parent map[*vnode]*vnode) bool {
+	for ; n != nil; n = parent[n] {
+		if n == a {
+			return true
 		}
 	}
-	return nil
+	return false
 }
-
-// taskOf returns the TaskRef and arguments of a node.
-func (n *vnode) ref() hddl.TaskRef { return hddl.TaskRef{Primitive: n.prim, Index: n.schema} }
 
 func (v *verifier) nodeName(n *vnode) string {
 	var b strings.Builder
-	b.WriteString("(" + v.d.TaskName(n.ref()))
+	b.WriteString("(" + v.d.TaskName(hddl.TaskRef{Primitive: n.prim, Index: n.schema}))
 	for _, a := range n.args {
 		b.WriteString(" " + v.p.Objects[a].Name)
 	}
@@ -177,88 +208,48 @@ func (v *verifier) nodeName(n *vnode) string {
 	return b.String()
 }
 
-// unify binds method variables so that terms equal the objects vals.
-func unify(terms []hddl.Term, vals []int32, b []int32) bool {
-	for i, t := range terms {
-		if !t.IsVar() {
-			if int32(t.Obj()) != vals[i] {
-				return false
-			}
-			continue
-		}
-		x := t.Var()
-		switch {
-		case b[x] < 0:
-			b[x] = vals[i]
-		case b[x] != vals[i]:
-			return false
-		}
-	}
-	return true
-}
-
 // matchMethod binds the method's variables from the task and assigns the
 // listed subtasks to the method's subtasks.
-func (v *verifier) matchMethod(n *vnode, dc *plan.Decomposition) error {
+func (v *verifier) matchMethod(n *vnode) error {
 	m := &v.d.Methods[n.method]
 	b := make([]int32, len(m.Vars))
 	for i := range b {
 		b[i] = -1
 	}
-	if !unify(m.TaskArgs, n.args, b) {
+	mt := &matcher{v: v, vars: m.Vars, b: b}
+	if !mt.unify(m.TaskArgs, n.args) {
+		if x, o := mt.badType(m.TaskArgs, n.args); x >= 0 {
+			return v.errf(n.line, "method %s cannot decompose %s: variable %s must be of type %s, but %s is of type %s",
+				m.Name, v.nodeName(n), m.Vars[x].Name, v.d.Types[m.Vars[x].Type].Name, v.p.Objects[o].Name, v.d.Types[v.p.Objects[o].Type].Name)
+		}
 		return v.errf(n.line, "method %s cannot decompose %s: its task arguments do not match", m.Name, v.nodeName(n))
 	}
 	subs := m.Network.Subtasks
-	if len(dc.Subtasks) != len(subs) {
-		return v.errf(n.line, "method %s has %d subtasks, the plan gives %d", m.Name, len(subs), len(dc.Subtasks))
+	if len(n.dc.Subtasks) != len(subs) {
+		return v.errf(n.line, "method %s has %d subtasks, the plan gives %d", m.Name, len(subs), len(n.dc.Subtasks))
 	}
-	listed := make([]*vnode, len(dc.Subtasks))
-	for i, s := range dc.Subtasks {
+	listed := make([]*vnode, len(subs))
+	for i, s := range n.dc.Subtasks {
 		listed[i] = v.nodes[s]
 	}
-	assign := make([]*vnode, len(subs))
-	used := make([]bool, len(listed))
-	// Total order: the i-th listed subtask is the i-th subtask of the
-	// method. Partial order: any assignment that unifies (backtracking).
-	var rec func(k int, b []int32) []int32
-	rec = func(k int, b []int32) []int32 {
-		if k == len(subs) {
-			return b
-		}
-		for i, c := range listed {
-			if used[i] || (m.Network.Total && i != k) {
-				continue
-			}
-			if c.prim != subs[k].Task.Primitive || c.schema != subs[k].Task.Index {
-				continue
-			}
-			nb := cloneBinding(b)
-			if !unify(subs[k].Args, c.args, nb) {
-				continue
-			}
-			used[i] = true
-			assign[k] = c
-			if res := rec(k+1, nb); res != nil {
-				return res
-			}
-			used[i] = false
-		}
-		return nil
+	// total order: the i-th listed subtask is the i-th subtask of the
+	// method; partial order: any assignment that unifies
+	assign, k, err := mt.match(subs, listed, m.Network.Total)
+	if err != nil {
+		return err
 	}
-	res := rec(0, b)
-	if res == nil {
+	if assign == nil {
 		if m.Network.Total {
-			for k := range subs {
-				c := listed[k]
-				want := v.subtaskName(&subs[k], b)
-				if c.prim != subs[k].Task.Primitive || c.schema != subs[k].Task.Index || !unify(subs[k].Args, c.args, b) {
-					return v.errf(n.line, "subtask %d of method %s must be %s, found %s (id %d)", k+1, m.Name, want, v.nodeName(c), c.id)
-				}
+			c := listed[k]
+			if x, o := mt.badType(subs[k].Args, c.args); x >= 0 && c.prim == subs[k].Task.Primitive && c.schema == subs[k].Task.Index {
+				return v.errf(n.line, "subtask %d of method %s binds variable %s to %s, which is of type %s, not %s",
+					k+1, m.Name, m.Vars[x].Name, v.p.Objects[o].Name, v.d.Types[v.p.Objects[o].Type].Name, v.d.Types[m.Vars[x].Type].Name)
 			}
+			return v.errf(n.line, "subtask %d of method %s must be %s, found %s (id %d)", k+1, m.Name, v.subtaskName(&subs[k], mt.b), v.nodeName(c), c.id)
 		}
 		return v.errf(n.line, "the subtasks listed do not match those of method %s", m.Name)
 	}
-	n.binding = res
+	n.binding = mt.b
 	n.children = assign
 	return nil
 }
@@ -278,4 +269,146 @@ func (v *verifier) subtaskName(st *hddl.Subtask, b []int32) string {
 	}
 	s.WriteString(")")
 	return s.String()
+}
+
+// matcher binds the variables of one scope (a method's or the initial
+// network's) in place, remembering which it bound so that a failed choice
+// can be taken back; a variable takes only objects of its type.
+type matcher struct {
+	v     *verifier
+	vars  []hddl.Param
+	b     []int32
+	trail []int // variables bound, in order
+}
+
+// unify binds variables so that terms equal the objects vals; on failure
+// the caller undoes to the trail's length before the call.
+func (mt *matcher) unify(terms []hddl.Term, vals []int32) bool {
+	v := mt.v
+	for i, t := range terms {
+		if !t.IsVar() {
+			if int32(t.Obj()) != vals[i] {
+				return false
+			}
+			continue
+		}
+		x := t.Var()
+		switch {
+		case mt.b[x] == vals[i]:
+		case mt.b[x] >= 0:
+			return false
+		case !v.d.IsSubtype(v.p.Objects[vals[i]].Type, mt.vars[x].Type):
+			return false
+		default:
+			mt.b[x] = vals[i]
+			mt.trail = append(mt.trail, x)
+		}
+	}
+	return true
+}
+
+// undo unbinds the variables bound after the trail had length n.
+func (mt *matcher) undo(n int) {
+	for _, x := range mt.trail[n:] {
+		mt.b[x] = -1
+	}
+	mt.trail = mt.trail[:n]
+}
+
+// badType finds a variable of terms that vals would bind to an object of
+// the wrong type, for messages; x is -1 when there is none.
+func (mt *matcher) badType(terms []hddl.Term, vals []int32) (x int, obj int32) {
+	v := mt.v
+	for i, t := range terms {
+		if t.IsVar() && !v.d.IsSubtype(v.p.Objects[vals[i]].Type, mt.vars[t.Var()].Type) {
+			return t.Var(), vals[i]
+		}
+	}
+	return -1, 0
+}
+
+// match assigns the nodes listed to the subtasks subs, one each, so that
+// every node has its subtask's task and unifies with its arguments. With
+// ordered, node k must be subtask k; then on failure k is the first
+// subtask that does not match. Otherwise the assignment is searched by
+// backtracking, trying node k for subtask k first, so that a plan that
+// lists the subtasks in the method's order is matched in linear time.
+func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool) ([]*vnode, int, error) {
+	n := len(subs)
+	fits := func(k int, c *vnode) bool { return c.prim == subs[k].Task.Primitive && c.schema == subs[k].Task.Index }
+	assign := make([]*vnode, n)
+	if ordered {
+		for k := range subs {
+			if !fits(k, listed[k]) || !mt.unify(subs[k].Args, listed[k].args) {
+				return nil, k, nil
+			}
+			assign[k] = listed[k]
+		}
+		return assign, 0, nil
+	}
+	// the nodes listed, by task
+	type taskKey struct {
+		prim   bool
+		schema int
+	}
+	byTask := map[taskKey][]int{}
+	for i, c := range listed {
+		k := taskKey{c.prim, c.schema}
+		byTask[k] = append(byTask[k], i)
+	}
+	// candidate p of subtask k: node k itself first, then the others of
+	// its task
+	cand := func(k, p int) (int, bool) {
+		if p == 0 {
+			return k, true
+		}
+		bucket := byTask[taskKey{subs[k].Task.Primitive, subs[k].Task.Index}]
+		if p-1 >= len(bucket) {
+			return 0, false
+		}
+		return bucket[p-1], true
+	}
+	used := make([]bool, n)
+	next := make([]int, n)   // next candidate to try, per subtask
+	chosen := make([]int, n) // node assigned, per subtask
+	mark := make([]int, n)   // trail length before subtask k was bound
+	for k := 0; k < n; {
+		if err := mt.v.tick(); err != nil {
+			return nil, 0, err
+		}
+		if next[k] == 0 {
+			mark[k] = len(mt.trail)
+		}
+		found := false
+		for {
+			i, ok := cand(k, next[k])
+			if !ok {
+				break
+			}
+			next[k]++
+			if used[i] || (next[k] > 1 && i == k) || !fits(k, listed[i]) {
+				continue
+			}
+			if mt.unify(subs[k].Args, listed[i].args) {
+				used[i], chosen[k], found = true, i, true
+				break
+			}
+			mt.undo(mark[k])
+		}
+		if found {
+			k++
+			continue
+		}
+		// back to the previous subtask's next candidate
+		next[k] = 0
+		if k--; k < 0 {
+			return nil, 0, nil
+		}
+		used[chosen[k]] = false
+		mt.undo(mark[k])
+	}
+	for k, i := range chosen {
+		assign[k] = listed[i]
+	}
+	return assign, 0, nil
 }

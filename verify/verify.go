@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/htnsat/htnsat/hddl"
@@ -8,36 +9,52 @@ import (
 )
 
 // Verify checks a plan against the lifted problem, independently of the
-// grounder and the planners: the actions are executable in order from the
-// initial state; the decomposition lines form a tree over the plan's ids
-// whose roots are the tasks of the initial network; every decomposition
-// uses a method of its task with the subtasks the method prescribes;
-// orderings hold; every method precondition holds where the method's first
-// subtask runs; the goal holds at the end. Method variables that the plan
-// does not bind (the column variables of m-check-row) are found by matching
-// the precondition against the state, not by enumerating their types.
+// grounder and the planners:
 //
-// It returns nil for a valid plan, or a *plan.Error naming the plan line.
-func Verify(p *hddl.Problem, pl *plan.Plan) error {
-	v := &verifier{p: p, d: p.Domain, plan: pl, atoms: map[string]int32{}, typeObjs: map[int][]int{}}
+//   - the decomposition lines form a forest whose roots are the root line's
+//     tasks: every task id is reached from the root exactly once (no id
+//     twice, no cycle), and every action and decomposition line is reached;
+//   - every decomposition uses a method of its task with the subtasks the
+//     method prescribes, every variable of the method bound to an object of
+//     its type, and the root's tasks are those of the initial network;
+//   - the actions are executable in order from the initial state;
+//   - every task can be placed where the orderings put it, and every method
+//     precondition holds in a state between the method's predecessors and
+//     its first subtask; the goal holds at the end.
+//
+// Method variables that the plan does not bind (the column variables of
+// m-check-row) are found by matching the precondition against the state,
+// not by enumerating their types. The work grows about linearly with the
+// plan (ordered networks, states kept as a timeline of changes per atom).
+//
+// It returns nil for a valid plan, a *plan.Error naming the plan line of
+// the first problem found, or ctx's error when ctx ends first.
+func Verify(ctx context.Context, p *hddl.Problem, pl *plan.Plan) error {
+	v := &verifier{ctx: ctx, p: p, d: p.Domain, plan: pl, atoms: map[string]int32{}, typeObjs: map[int][]int{}}
 	v.byPred = make([][]int32, len(v.d.Predicates))
 	return v.run()
 }
 
 type verifier struct {
-	p    *hddl.Problem
-	d    *hddl.Domain
-	plan *plan.Plan
+	ctx   context.Context
+	ticks int
+	p     *hddl.Problem
+	d     *hddl.Domain
+	plan  *plan.Plan
 
 	atoms    map[string]int32 // ground atom key -> id
 	atomArgs [][]int32
 	byPred   [][]int32 // predicate -> atom ids
 	key      []byte
-	states   [][]uint64 // states[i]: before action i; states[len]: final
+	init     []bool    // per atom: true in the initial state
+	changes  [][]event // per atom: its changes, in plan order
+	cur      []bool    // per atom: its value while the actions execute
+	now      int       // the state cur holds
+	final    int       // the index of the final state (the number of actions)
 
 	typeObjs map[int][]int
 	nodes    map[int]*vnode
-	actPos   map[int]int  // action id -> position
+	roots    []*vnode
 	scope    []hddl.Param // the variables of the formula being evaluated
 }
 
@@ -48,6 +65,7 @@ type vnode struct {
 	schema   int     // action or compound task index
 	args     []int32 // objects
 	pos      int     // primitive: position in the plan
+	dc       *plan.Decomposition
 	method   int
 	binding  []int32  // method variables (-1: not bound by the plan)
 	children []*vnode // children[k] is method subtask k
@@ -57,6 +75,16 @@ type vnode struct {
 
 func (v *verifier) errf(line int, format string, args ...any) error {
 	return &plan.Error{Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// tick counts work and returns the context's error, looked at every 1,024
+// calls.
+func (v *verifier) tick() error {
+	v.ticks++
+	if v.ticks&1023 == 0 {
+		return v.ctx.Err()
+	}
+	return nil
 }
 
 func (v *verifier) run() error {
@@ -75,12 +103,12 @@ func (v *verifier) run() error {
 		for i := range b {
 			b[i] = -1
 		}
-		ok, err := v.holds(g, b, len(v.plan.Actions))
+		ok, err := v.holds(g, b, v.final)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return v.errf(0, "the goal does not hold at the end of the plan")
+			return v.errf(0, "the goal does not hold at the end of the plan%s", v.why(g, b, v.final))
 		}
 	}
 	return nil

@@ -2,6 +2,8 @@ package verify_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,7 +23,7 @@ func paperPlan(t testing.TB) (*hddl.Problem, *plan.Plan) {
 		t.Fatal(err)
 	}
 	pl := res.Plan
-	if err := verify.Verify(p, pl); err != nil {
+	if err := verify.Verify(context.Background(), p, pl); err != nil {
 		t.Fatal(err)
 	}
 	return p, pl
@@ -96,6 +98,19 @@ func removeSubtree(p *plan.Plan, id int) {
 	p.Actions, p.Decomps = acts, decs
 }
 
+// withSubtasks returns the i-th decomposition line that has subtasks.
+func withSubtasks(p *plan.Plan, i int) *plan.Decomposition {
+	for k := range p.Decomps {
+		if len(p.Decomps[k].Subtasks) > 0 {
+			if i == 0 {
+				return &p.Decomps[k]
+			}
+			i--
+		}
+	}
+	return nil
+}
+
 func TestVerifierRejectsMutations(t *testing.T) {
 	p, pl := paperPlan(t)
 	// the first two blanks of the paper puzzle are r0c3 and r0c4
@@ -114,9 +129,36 @@ func TestVerifierRejectsMutations(t *testing.T) {
 			q.Actions[0], q.Actions[1] = q.Actions[1], q.Actions[0]
 		}, "comes too"},
 		{"unknown method", func(q *plan.Plan) { q.Decomps[0].Method = "m-nothing" }, "unknown method m-nothing"},
+		{"detached cycle smuggling in an action", func(q *plan.Plan) {
+			// overwrites the given r0c0; the cycle hangs from nothing
+			q.Actions = append(q.Actions, plan.Action{ID: 9999, Name: "FILL-CELL", Args: []string{"b0", "c0", "r0", "d1"}})
+			q.Decomps = append(q.Decomps, plan.Decomposition{ID: 9998, Task: "fill-cell", Args: []string{"b0", "c0", "r0", "d1"}, Method: "m-fill-cell", Subtasks: []int{9998, 9999}})
+		}, "action 9999 is not reached from the root"},
+		{"detached two-cycle", func(q *plan.Plan) {
+			q.Decomps = append(q.Decomps,
+				plan.Decomposition{ID: 9998, Task: "all-check", Method: "m-all-check", Subtasks: []int{9997}},
+				plan.Decomposition{ID: 9997, Task: "all-check", Method: "m-all-check", Subtasks: []int{9998}})
+		}, "task 9998 is not reached from the root"},
+		{"a task that lists itself", func(q *plan.Plan) {
+			d := &q.Decomps[0]
+			d.Subtasks = append(d.Subtasks, d.ID)
+		}, "lists itself as a subtask"},
+		{"a subtask listed twice", func(q *plan.Plan) {
+			a, b := withSubtasks(q, 0), withSubtasks(q, 1)
+			a.Subtasks[len(a.Subtasks)-1] = b.Subtasks[len(b.Subtasks)-1]
+		}, "is a subtask of both"},
+		{"a cycle through the root", func(q *plan.Plan) {
+			// the first check of the first fill-cell decomposes into its parent
+			child := q.Decomps[0].Subtasks[0]
+			for i := range q.Decomps {
+				if q.Decomps[i].ID == child {
+					q.Decomps[i].Subtasks = []int{q.Decomps[0].ID}
+				}
+			}
+		}, "is in the root and also a subtask"},
 		{"action outside the tree", func(q *plan.Plan) {
 			q.Actions = append(q.Actions, plan.Action{ID: 9999, Name: "FILL-CELL", Args: []string{"b0", "c0", "r0", "d1"}})
-		}, "not part of the decomposition"},
+		}, "not reached from the root"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,7 +169,7 @@ func TestVerifierRejectsMutations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = verify.Verify(p, q2)
+			err = verify.Verify(context.Background(), p, q2)
 			if err == nil {
 				t.Fatal("the mutated plan verifies")
 			}
@@ -138,5 +180,37 @@ func TestVerifierRejectsMutations(t *testing.T) {
 				t.Errorf("error %v names no plan line", err)
 			}
 		})
+	}
+}
+
+// TestTypedVariables: a method variable, or a free variable of the initial
+// network, bound to an object outside its type makes the plan invalid,
+// even when the task's own parameter would take the object.
+func TestTypedVariables(t *testing.T) {
+	_, p, err := hddl.Load("testdata/typed-domain.hddl", "testdata/typed-problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, want string }{
+		{"typed-ok.plan", ""},
+		{"typed-method-var.plan", "variable ?t must be of type truck, but c1 is of type car"},
+		{"typed-root-var.plan", "binds variable ?x of the initial network to c1, which is of type car, not truck"},
+	} {
+		f, err := os.Open(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := plan.Read(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = verify.Verify(context.Background(), p, pl)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.file, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want %q", c.file, err, c.want)
+		}
 	}
 }

@@ -148,7 +148,7 @@ format, checked by the verifier.`,
 			}
 			pl := folding.Unfold(sol).ToPlan(t)
 			if !noVerify {
-				if err := verify.Verify(p, pl); err != nil {
+				if err := verify.Verify(cmd.Context(), p, pl); err != nil {
 					return withCode(exitFailure, fmt.Errorf("the decoded plan does not verify: %w", err))
 				}
 			}

@@ -35,7 +35,7 @@ plan line it concerns.`,
 			if err != nil {
 				return withCode(exitFailure, fmt.Errorf("%s: %w", args[2], err))
 			}
-			if err := verify.Verify(p, plan); err != nil {
+			if err := verify.Verify(cmd.Context(), p, plan); err != nil {
 				return withCode(exitFailure, fmt.Errorf("%s: invalid: %w", args[2], err))
 			}
 			fmt.Fprintf(ios.Out, "%s: valid plan (%d actions, %d decompositions)\n", args[2], plan.Length(), len(plan.Decomps))

@@ -136,7 +136,7 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	if cfg.NoVerify {
 		return nil
 	}
-	if err := verify.Verify(p, r.Plan); err != nil {
+	if err := verify.Verify(ctx, p, r.Plan); err != nil {
 		return fmt.Errorf("the plan found does not verify: %w", err)
 	}
 	r.Verified = true
