@@ -28,8 +28,8 @@ const DefaultMaxGround = 3_000_000
 var ErrUnsolvable = plan.ErrUnsolvable
 
 // ErrTooLarge is wrapped by the error of a grounding that exceeds its
-// budget. It is plan.ErrTooLarge.
-var ErrTooLarge = plan.ErrTooLarge
+// budget (Options.MaxGround). It wraps plan.ErrTooLarge.
+var ErrTooLarge = fmt.Errorf("grounding %w", plan.ErrTooLarge)
 
 // Stage is one timed step of grounding.
 type Stage struct {
@@ -64,6 +64,7 @@ func (s *Stats) stage(name string, start time.Time) time.Time {
 
 type grounder struct {
 	ctx  context.Context
+	err  error // the context's, once a loop saw it end (see stopped)
 	p    *hddl.Problem
 	d    *hddl.Domain
 	opt  Options
@@ -254,5 +255,5 @@ func (g *grounder) budget(s *schema) error {
 	if len(g.gActs)+len(g.gMethods) <= g.opt.MaxGround && g.stats.PossibleTasks <= 4*g.opt.MaxGround {
 		return nil
 	}
-	return fmt.Errorf("grounding %w: more than %d ground actions and methods (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
+	return fmt.Errorf("%w: more than %d ground actions and methods (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
 }

@@ -333,7 +333,7 @@ func (j *joiner) tooLarge(q *query, pl *joinPlan) error {
 	if len(names) > 0 {
 		msg += fmt.Sprintf("; its parameters %s are bound by no precondition and are enumerated over their types", strings.Join(names, " "))
 	}
-	return fmt.Errorf("grounding %w: %s", ErrTooLarge, msg)
+	return fmt.Errorf("%w: %s", ErrTooLarge, msg)
 }
 
 func bigCount(n int64) string {

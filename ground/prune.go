@@ -18,7 +18,9 @@ import (
 // and facts that are true throughout (initially true, never deleted) or
 // false throughout are compiled away.
 func (g *grounder) prune() (*Task, error) {
-	g.groundFacts()
+	if g.groundFacts(); g.err != nil {
+		return nil, g.err
+	}
 	lv := &liveness{g: g, actAlive: make([]bool, len(g.gActs)), methAlive: make([]bool, len(g.gMethods))}
 	for i := range lv.actAlive {
 		lv.actAlive[i] = true
@@ -34,6 +36,9 @@ func (g *grounder) prune() (*Task, error) {
 		changed := lv.impossiblePreconditions()
 		changed = lv.bottomOut() || changed
 		changed = lv.topDown() || changed
+		if g.err != nil {
+			return nil, g.err
+		}
 		if !changed {
 			break
 		}
@@ -47,7 +52,21 @@ func (g *grounder) prune() (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.build(lv.actAlive, lv.methAlive, lv.canTrue, lv.canFalse, goal, goalNeg), nil
+	t := g.build(lv.actAlive, lv.methAlive, lv.canTrue, lv.canFalse, goal, goalNeg)
+	if g.err != nil {
+		return nil, g.err
+	}
+	return t, nil
+}
+
+// stopped reports, every 4,096 calls, whether the context has ended (its
+// error is then g.err): the loops over every instance call it, so that a
+// grounding of millions of instances stops soon after its deadline.
+func (g *grounder) stopped(i int) bool {
+	if i&4095 == 0 && g.err == nil {
+		g.err = g.ctx.Err()
+	}
+	return g.err != nil
 }
 
 // liveness is the state of prune's fixpoint: the actions and methods
@@ -70,6 +89,9 @@ func (lv *liveness) possibleFacts() {
 		lv.canFalse[f] = !g.initSet[f]
 	}
 	for i, a := range g.gActs {
+		if g.stopped(i) {
+			return
+		}
 		if !lv.actAlive[i] {
 			continue
 		}
@@ -103,12 +125,18 @@ func (lv *liveness) impossiblePreconditions() bool {
 	g := lv.g
 	changed := false
 	for i := range g.gActs {
+		if g.stopped(i) {
+			return false
+		}
 		if lv.actAlive[i] && !lv.possible(g.gActs[i].pre, g.gActs[i].negPre) {
 			lv.actAlive[i] = false
 			changed = true
 		}
 	}
 	for i := range g.gMethods {
+		if g.stopped(i) {
+			return false
+		}
 		m := &g.gMethods[i]
 		if !lv.methAlive[i] {
 			continue
@@ -132,11 +160,17 @@ func (lv *liveness) impossiblePreconditions() bool {
 // with a subtask that does not.
 func (lv *liveness) bottomOut() bool {
 	g := lv.g
+	if g.err != nil {
+		return false
+	}
 	lv.taskOK = make([]bool, len(g.gTasks))
 	missing := make([]int, len(g.gMethods)) // compound subtasks not yet OK
 	users := make([][]int32, len(g.gTasks)) // methods using a task
 	var queue []int32
 	for i := range g.gMethods {
+		if g.stopped(i) {
+			return false
+		}
 		if !lv.methAlive[i] {
 			continue
 		}
@@ -166,6 +200,9 @@ func (lv *liveness) bottomOut() bool {
 	}
 	changed := false
 	for i := range g.gMethods {
+		if g.stopped(i) {
+			return false
+		}
 		if lv.methAlive[i] && missing[i] > 0 {
 			lv.methAlive[i] = false
 			changed = true
@@ -206,12 +243,18 @@ func (lv *liveness) topDown() bool {
 	}
 	changed := false
 	for i := range g.gActs {
+		if g.stopped(i) {
+			return false
+		}
 		if lv.actAlive[i] && !reachA[i] {
 			lv.actAlive[i] = false
 			changed = true
 		}
 	}
 	for i := range g.gMethods {
+		if g.stopped(i) {
+			return false
+		}
 		if lv.methAlive[i] && !reachT[g.gMethods[i].task] {
 			lv.methAlive[i] = false
 			changed = true
@@ -315,6 +358,9 @@ func (g *grounder) groundFacts() {
 		return uniq(pre), uniq(neg)
 	}
 	for i := range g.gActs {
+		if g.stopped(i) {
+			return
+		}
 		a := &g.gActs[i]
 		a.pre, a.negPre = lits(a.schema, a.binding)
 		for _, e := range a.schema.effects {
@@ -332,6 +378,9 @@ func (g *grounder) groundFacts() {
 		a.add, a.del = uniq(a.add), uniq(a.del)
 	}
 	for i := range g.gMethods {
+		if g.stopped(i) {
+			return
+		}
 		m := &g.gMethods[i]
 		if m.schema != nil {
 			m.pre, m.negPre = lits(m.schema, m.binding)
@@ -371,6 +420,9 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 	}
 	actMap := make([]TaskID, len(g.gActs))
 	for i := range g.gActs {
+		if g.stopped(i) {
+			return nil
+		}
 		if !actAlive[i] {
 			actMap[i] = -1
 			continue
@@ -394,6 +446,9 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 		taskMap[i] = -1
 	}
 	for i := range g.gMethods {
+		if g.stopped(i) {
+			return nil
+		}
 		if methAlive[i] {
 			taskMap[g.gMethods[i].task] = 0
 		}
@@ -419,6 +474,9 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 		return TaskID(na + taskMap[r.idx])
 	}
 	for i := range g.gMethods {
+		if g.stopped(i) {
+			return nil
+		}
 		if !methAlive[i] {
 			continue
 		}

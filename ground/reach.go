@@ -2,6 +2,8 @@ package ground
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/htnsat/htnsat/hddl"
 )
@@ -202,7 +204,7 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 		}
 	} else if g.partial++; g.partial > g.opt.MaxGround {
 		// each stands for at least one ground action, were it asked for
-		return fmt.Errorf("grounding %w: more than %d reachable instances of actions with free parameters (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
+		return fmt.Errorf("%w: more than %d reachable instances of actions with free parameters (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
 	}
 	tup := make([]int32, 0, 8)
 	for ei, e := range s.effects {
@@ -212,16 +214,25 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 		if s.free && !g.newEffectKey(s, ei, b) {
 			continue
 		}
+		// count the facts before making them: an effect over parameters
+		// that nothing binds adds one per combination of their values
+		if n := g.bindings(s, e.args, b); n > g.maxFacts()-int64(len(g.facts)) {
+			return fmt.Errorf("%w: an effect of %s would add %s facts (parameters %s bound by no precondition range over their types; the budget is %d facts)",
+				ErrTooLarge, s.name, bigCount(n), g.unboundNames(s, e.args, b), g.maxFacts())
+		}
 		err := g.eachBinding(s, e.args, b, func(b []int32) error {
 			if g.j.tick(1) {
 				return g.j.err
 			}
 			if g.j.steps > g.j.maxSteps {
-				return fmt.Errorf("grounding %w: the effects of %s need more than %d join steps; its parameters bound by no precondition are enumerated over their types", ErrTooLarge, s.name, g.j.maxSteps)
+				return fmt.Errorf("%w: the effects of %s need more than %d join steps; its parameters bound by no precondition are enumerated over their types", ErrTooLarge, s.name, g.j.maxSteps)
 			}
 			tup = g.ground(e.args, b, tup[:0])
 			if _, isNew := g.addFact(e.pred, tup); isNew {
 				*queue = append(*queue, tuple{g.rels[e.pred], int32(g.rels[e.pred].size() - 1)})
+				if int64(len(g.facts)) > g.maxFacts() {
+					return fmt.Errorf("%w: more than %d reachable facts (while instantiating %s)", ErrTooLarge, g.maxFacts(), s.name)
+				}
 			}
 			return nil
 		})
@@ -260,6 +271,35 @@ func (g *grounder) newAction(s *schema, b []int32) error {
 	g.actGID[s.lifted] = append(g.actGID[s.lifted], int32(len(g.gActs)))
 	g.gActs = append(g.gActs, gAction{schema: s, binding: append([]int32(nil), b...)})
 	return g.budget(s)
+}
+
+// maxFacts is the most reachable facts grounding may store: four times
+// the budget of actions and methods.
+func (g *grounder) maxFacts() int64 { return 4 * int64(g.opt.MaxGround) }
+
+// bindings is the number of ways to bind the variables of args that b
+// leaves unbound (saturating): the product of their types' sizes.
+func (g *grounder) bindings(s *schema, args []hddl.Term, b []int32) int64 {
+	n := int64(1)
+	seen := map[int]bool{}
+	for _, t := range args {
+		if t.IsVar() && b[t.Var()] < 0 && !seen[t.Var()] {
+			seen[t.Var()] = true
+			n = satMul(n, int64(len(g.objectsOf(s.vars[t.Var()].Type))))
+		}
+	}
+	return n
+}
+
+// unboundNames lists the variables of args that b leaves unbound.
+func (g *grounder) unboundNames(s *schema, args []hddl.Term, b []int32) string {
+	var names []string
+	for _, t := range args {
+		if t.IsVar() && b[t.Var()] < 0 && !slices.Contains(names, s.vars[t.Var()].Name) {
+			names = append(names, s.vars[t.Var()].Name)
+		}
+	}
+	return strings.Join(names, " ")
 }
 
 // eachBinding calls fn with b extended by every value, of its type, of

@@ -17,6 +17,9 @@ func (g *grounder) instantiate() error {
 		return err
 	}
 	for i := 0; i < len(g.gTasks); i++ {
+		if g.stopped(i) {
+			return g.err
+		}
 		if err := g.expand(int32(i)); err != nil {
 			return err
 		}

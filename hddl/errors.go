@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/htnsat/htnsat/internal/excerpt"
 )
 
 // Pos is a position in an input file. Line and Col are 1-based; Col counts
@@ -40,11 +41,14 @@ type Error struct {
 	Msg string
 }
 
+// Error prints the position and the message; a message that quotes a
+// long stretch of input is cut (see package excerpt).
 func (e *Error) Error() string {
+	msg := excerpt.Message(e.Msg)
 	if e.Pos.IsValid() || e.Pos.File != "" {
-		return e.Pos.String() + ": " + e.Msg
+		return e.Pos.String() + ": " + msg
 	}
-	return e.Msg
+	return msg
 }
 
 // MaxErrors is how many errors an ErrorList reports at most.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/htnsat/htnsat/internal/excerpt"
 )
 
 // expr is the participle-facing type of a formula; *formula is its only
@@ -224,11 +225,11 @@ func describe(t *lexer.Token) string {
 	case lexer.EOF:
 		return "end of file"
 	case tokName:
-		return "name " + t.Value
+		return "name " + excerpt.Of(t.Value)
 	case tokVar:
-		return "variable " + t.Value
+		return "variable " + excerpt.Of(t.Value)
 	case tokKeyword:
-		return "keyword " + t.Value
+		return "keyword " + excerpt.Of(t.Value)
 	}
-	return "\"" + t.Value + "\""
+	return "\"" + excerpt.Of(t.Value) + "\""
 }

@@ -3,6 +3,7 @@ package hddl
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -145,9 +146,34 @@ func ParseProblem(filename string, src []byte, d *Domain) (*Problem, error) {
 	return c.p, nil
 }
 
+// MaxFileSize is the largest HDDL file LoadDomain and LoadProblem read
+// (128 MiB; the largest IPC 2020 problem is 31 MB).
+const MaxFileSize = 128 << 20
+
+// ErrFileTooLarge is wrapped by the error of a file larger than
+// MaxFileSize (or an endless one, such as /dev/zero).
+var ErrFileTooLarge = errors.New("file too large")
+
+// readFile reads at most MaxFileSize bytes of a file, failing on more.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxFileSize {
+		return nil, fmt.Errorf("%s: %w: more than %d MiB", path, ErrFileTooLarge, MaxFileSize>>20)
+	}
+	return src, nil
+}
+
 // LoadDomain reads and checks a domain file.
 func LoadDomain(path string) (*Domain, error) {
-	src, err := os.ReadFile(path)
+	src, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +182,7 @@ func LoadDomain(path string) (*Domain, error) {
 
 // LoadProblem reads and checks a problem file of domain d.
 func LoadProblem(path string, d *Domain) (*Problem, error) {
-	src, err := os.ReadFile(path)
+	src, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -91,7 +91,7 @@ type htnSection struct {
 
 type initSection struct {
 	Pos   lexer.Position
-	Atoms exprList `parser:"':init' @@?"`
+	Atoms exprList `parser:"':init' @@"`
 }
 
 type goalSection struct {

@@ -515,7 +515,9 @@ func (s *dfs) search() (bool, error) {
 	if s.limit > 0 && s.stats.Nodes >= s.limit {
 		return false, errRestart
 	}
-	if s.stats.Nodes&1023 == 0 {
+	// a node of a large network can cost a millisecond, so the context is
+	// looked at often
+	if s.stats.Nodes&15 == 0 {
 		if err := s.ctx.Err(); err != nil {
 			return false, err
 		}

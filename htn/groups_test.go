@@ -77,7 +77,10 @@ func TestGroupsInvariant(t *testing.T) {
 	}
 	o := Options{RestartBudget: 300}
 	folded := ground.FoldTests(task).Task
-	v := newView(folded)
+	v, err := newView(context.Background(), folded)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st := &Stats{}
 	groups, err := folded.ChoiceGroups(context.Background())
 	if err != nil {

@@ -147,7 +147,10 @@ var (
 // Solve searches for a plan of t by progression.
 func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, *Stats, error) {
 	start := time.Now()
-	v := newView(t)
+	v, err := newView(ctx, t)
+	if err != nil {
+		return nil, &Stats{}, err
+	}
 	search := opt.Search
 	if search == Auto {
 		search = DFS

@@ -38,7 +38,7 @@ type rcHeuristic struct {
 	cnt    []int32
 	acc    []int64
 	target []bool
-	pq     rcHeap
+	pq     minHeap
 }
 
 // rcAutoLimit is the largest relaxed problem (operators plus
@@ -146,7 +146,7 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 			f := w*64 + bits.TrailingZeros64(b)
 			word &^= b
 			r.cost[f] = 0
-			r.pq = append(r.pq, rcItem{int32(f), 0}) // all 0: a heap already
+			r.pq = append(r.pq, heapItem{int32(f), 0}) // all 0: a heap already
 		}
 	}
 	for _, op := range r.free {
@@ -192,50 +192,7 @@ func (r *rcHeuristic) fire(op int32, c int64) {
 	for _, n := range r.opEff[op] {
 		if int32(c) < r.cost[n] {
 			r.cost[n] = int32(c)
-			r.pq.push(rcItem{n, int32(c)})
+			r.pq.push(heapItem{n, int32(c)})
 		}
 	}
-}
-
-type rcItem struct{ node, cost int32 }
-
-// rcHeap is a binary min-heap on cost, written out so that pushing and
-// popping do not box items (container/heap would allocate for each).
-type rcHeap []rcItem
-
-func (h *rcHeap) push(it rcItem) {
-	*h = append(*h, it)
-	q := *h
-	for i := len(q) - 1; i > 0; {
-		p := (i - 1) / 2
-		if q[p].cost <= q[i].cost {
-			break
-		}
-		q[p], q[i] = q[i], q[p]
-		i = p
-	}
-}
-
-func (h *rcHeap) pop() rcItem {
-	q := *h
-	top := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < len(q) && q[l].cost < q[m].cost {
-			m = l
-		}
-		if r := l + 1; r < len(q) && q[r].cost < q[m].cost {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		q[m], q[i] = q[i], q[m]
-		i = m
-	}
-	*h = q
-	return top
 }

@@ -1,6 +1,7 @@
 package htn
 
 import (
+	"context"
 	"math"
 
 	"github.com/htnsat/htnsat/ground"
@@ -35,7 +36,7 @@ type view struct {
 func methodRef(m int32) int32 { return m }
 func actionRef(a int32) int32 { return -1 - a }
 
-func newView(t *ground.Task) *view {
+func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	v := &view{t: t, nA: len(t.Actions), nFacts: len(t.Facts), meths: t.Methods}
 	v.taskMeths = make([][]int32, len(t.Compounds))
 	for c := range t.Compounds {
@@ -72,37 +73,62 @@ func newView(t *ground.Task) *view {
 	for i := range v.meths {
 		index(methodRef(int32(i)), v.meths[i].Pre, v.meths[i].NegPre)
 	}
-	v.costs()
+	if err := v.costs(ctx); err != nil {
+		return nil, err
+	}
 	v.recursive = t.Recursive()
 	v.total = t.TotallyOrdered()
-	return v
+	return v, nil
 }
 
 // costs computes the least number of actions each task decomposes into
 // (ignoring preconditions): the admissible heuristic of the best-first
-// searches, summed over the tasks of a network.
-func (v *view) costs() {
+// searches, summed over the tasks of a network. It is Knuth's
+// generalisation of Dijkstra's algorithm: tasks are settled in order of
+// cost, and a method offers its task the sum of its subtasks' costs once
+// all of them are settled. Tasks that only recurse keep MaxInt32.
+func (v *view) costs(ctx context.Context) error {
 	nt := v.t.NumTasks()
 	v.cost = make([]int32, nt)
+	remaining := make([]int32, len(v.meths))
+	acc := make([]int64, len(v.meths))
+	var pq minHeap
 	for i := range v.cost {
-		if i < v.nA {
-			v.cost[i] = 1
-		} else {
-			v.cost[i] = math.MaxInt32
+		v.cost[i] = math.MaxInt32
+	}
+	offer := func(id ground.TaskID, c int64) {
+		if c < int64(v.cost[id]) {
+			v.cost[id] = int32(c)
+			pq.push(heapItem{int32(id), int32(c)})
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := range v.meths {
-			m := &v.meths[i]
-			var c int64
-			for _, s := range m.Subtasks {
-				c += int64(v.cost[s])
+	for a := 0; a < v.nA; a++ {
+		offer(ground.TaskID(a), 1)
+	}
+	for m := range v.meths {
+		remaining[m] = int32(len(v.meths[m].Subtasks))
+		if remaining[m] == 0 {
+			offer(v.meths[m].Task, 0)
+		}
+	}
+	settled := make([]bool, nt)
+	for n := 0; len(pq) > 0; n++ {
+		if n&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			if c < int64(v.cost[m.Task]) {
-				v.cost[m.Task] = int32(c)
-				changed = true
+		}
+		it := pq.pop()
+		if settled[it.node] || it.cost != v.cost[it.node] {
+			continue
+		}
+		settled[it.node] = true
+		for _, m := range v.users[it.node] {
+			acc[m] += int64(it.cost)
+			if remaining[m]--; remaining[m] == 0 {
+				offer(v.meths[m].Task, min(acc[m], math.MaxInt32-1))
 			}
 		}
 	}
+	return nil
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -21,11 +22,27 @@ func (e *Error) Error() string {
 	return "plan: " + e.Msg
 }
 
+// Limits of Read: the most bytes of a plan and of one of its lines.
+const (
+	MaxSize = 256 << 20
+	MaxLine = 1 << 20
+)
+
+// quote quotes a field of the input for a message, cut to 40 bytes.
+func quote(s string) string {
+	if len(s) > 40 {
+		return fmt.Sprintf("%q... (%d bytes)", s[:40], len(s))
+	}
+	return fmt.Sprintf("%q", s)
+}
+
 // Read reads a plan in the IPC 2020 format. Everything before "==>" is
-// ignored, as are blank lines and lines starting with ";".
+// ignored, as are blank lines and lines starting with ";". A plan larger
+// than MaxSize, or with a line longer than MaxLine, is an error.
 func Read(r io.Reader) (*Plan, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	lr := &io.LimitedReader{R: r, N: MaxSize + 1}
+	sc := bufio.NewScanner(lr)
+	sc.Buffer(make([]byte, 64*1024), MaxLine)
 	p := &Plan{}
 	started, ended, sawRoot := false, false, false
 	line := 0
@@ -62,7 +79,7 @@ func Read(r io.Reader) (*Plan, error) {
 			for _, f := range fields[1:] {
 				id, err := strconv.Atoi(f)
 				if err != nil || id < 0 {
-					return nil, &Error{Line: line, Msg: fmt.Sprintf("root: %q is not a task id", f)}
+					return nil, &Error{Line: line, Msg: fmt.Sprintf("root: %s is not a task id", quote(f))}
 				}
 				p.Root = append(p.Root, id)
 			}
@@ -70,7 +87,7 @@ func Read(r io.Reader) (*Plan, error) {
 		}
 		id, err := strconv.Atoi(fields[0])
 		if err != nil || id < 0 {
-			return nil, &Error{Line: line, Msg: fmt.Sprintf("expected a task id, found %q", fields[0])}
+			return nil, &Error{Line: line, Msg: fmt.Sprintf("expected a task id, found %s", quote(fields[0]))}
 		}
 		if len(fields) < 2 {
 			return nil, &Error{Line: line, Msg: "expected a task name after the id"}
@@ -102,13 +119,18 @@ func Read(r io.Reader) (*Plan, error) {
 		for _, f := range fields[arrow+2:] {
 			s, err := strconv.Atoi(f)
 			if err != nil || s < 0 {
-				return nil, &Error{Line: line, Msg: fmt.Sprintf("%q is not a subtask id", f)}
+				return nil, &Error{Line: line, Msg: fmt.Sprintf("%s is not a subtask id", quote(f))}
 			}
 			d.Subtasks = append(d.Subtasks, s)
 		}
 		p.Decomps = append(p.Decomps, d)
 	}
-	if err := sc.Err(); err != nil {
+	switch err := sc.Err(); {
+	case lr.N <= 0:
+		return nil, &Error{Line: line, Msg: fmt.Sprintf("the plan is larger than %d MiB", MaxSize>>20)}
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, &Error{Line: line + 1, Msg: fmt.Sprintf("a line longer than %d KiB", MaxLine>>10)}
+	case err != nil:
 		return nil, err
 	}
 	switch {

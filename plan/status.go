@@ -33,7 +33,8 @@ type Status string
 
 // The statuses.
 const (
-	Solved       Status = "solved"
+	Solved       Status = "solved" // a plan, verified unless verification was off
+	OK           Status = "ok"     // a stage that does not plan (grounding) finished
 	Unsolvable   Status = "unsolvable"
 	Inconclusive Status = "inconclusive"
 	Timeout      Status = "timeout"
@@ -84,10 +85,24 @@ const (
 // ExitCode is the exit code of a process whose run ended with status s.
 func (s Status) ExitCode() int {
 	switch s {
-	case Solved:
+	case Solved, OK:
 		return ExitOK
 	case Timeout, Interrupted:
 		return ExitTimeout
 	}
 	return ExitFailure
+}
+
+// WithCause replaces a context error by the cause the context was
+// cancelled with, when there is one (a memory guard cancels with an error
+// wrapping ErrMemory): engines see only that their context ended, the
+// classifier should see why.
+func WithCause(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+		return err
+	}
+	if c := context.Cause(ctx); c != nil && c != ctx.Err() {
+		return c
+	}
+	return err
 }

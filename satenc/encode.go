@@ -27,8 +27,8 @@ import (
 // problems "no plan" from this engine does not prove unsolvability.
 
 // ErrTooLarge is returned when the decomposition tree outgrows its budget
-// (it is plan.ErrTooLarge).
-var ErrTooLarge = plan.ErrTooLarge
+// (Options.MaxVertices). It wraps plan.ErrTooLarge.
+var ErrTooLarge = fmt.Errorf("encoding %w", plan.ErrTooLarge)
 
 type varKind uint8
 
@@ -205,7 +205,7 @@ func (e *encoder) buildTree() error {
 			return 0, e.err
 		}
 		if len(e.verts) >= e.opt.MaxVertices {
-			return 0, fmt.Errorf("encoding %w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, e.Depth)
+			return 0, fmt.Errorf("%w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, e.Depth)
 		}
 		id := int32(len(e.verts))
 		e.verts = append(e.verts, vertex{parent: parent, depth: int32(depth), tasks: tasks, pos: -1, start: int32(len(e.steps))})

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/htnsat/htnsat/internal/excerpt"
 	"github.com/htnsat/htnsat/internal/proc"
 )
 
@@ -91,8 +92,11 @@ func (x External) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	}
 	cmd := exec.CommandContext(ctx, fields[0], fields[1:]...)
 	proc.Isolate(cmd)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// the output is kept up to what a model of this formula can need; the
+	// error output only for a message
+	stdout := &cappedBuffer{max: maxModelSize(cnf.NumVars)}
+	stderr := &cappedBuffer{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -100,16 +104,20 @@ func (x External) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	// SAT solvers exit with 10 (satisfiable) or 20 (unsatisfiable)
 	var ee *exec.ExitError
 	if runErr != nil && !(errors.As(runErr, &ee) && (ee.ExitCode() == 10 || ee.ExitCode() == 20)) {
-		return nil, fmt.Errorf("%w: %s: %v: %s", ErrSolver, x.Command, runErr, lastLine(stderr.String()+stdout.String()))
+		return nil, fmt.Errorf("%w: %s: %v: %s", ErrSolver, x.Command, runErr, excerpt.Of(lastLine(stderr.String()+stdout.String())))
+	}
+	if stdout.over {
+		return nil, fmt.Errorf("%w: %s wrote more than %d bytes, more than a model of %d variables needs", ErrSolver, x.Command, stdout.max, cnf.NumVars)
 	}
 	if resultFile {
-		b, err := os.ReadFile(out)
+		f, err := os.Open(out)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s wrote no result file: %v", ErrSolver, x.Command, err)
 		}
-		return ReadModel(bytes.NewReader(b), cnf.NumVars)
+		defer f.Close()
+		return ReadModel(f, cnf.NumVars)
 	}
-	return ReadModel(&stdout, cnf.NumVars)
+	return ReadModel(bytes.NewReader(stdout.Bytes()), cnf.NumVars)
 }
 
 func lastLine(s string) string {
@@ -120,12 +128,37 @@ func lastLine(s string) string {
 	return s
 }
 
+// maxModelSize is the most bytes a solver's answer for a formula of n
+// variables may take: a megabyte of comments and status, and 16 bytes per
+// literal.
+func maxModelSize(n int) int { return 1<<20 + 16*n }
+
+// cappedBuffer keeps the first max bytes written to it and notes whether
+// more came.
+type cappedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if room := c.max - c.Len(); len(p) > room {
+		c.over = true
+		c.Buffer.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return c.Buffer.Write(p)
+}
+
 // ReadModel reads a solver's answer in the competition form ("s
 // SATISFIABLE", "v 1 -2 ... 0") or MiniSat's result-file form ("SAT" then
-// the literals, or "UNSAT"). Variables the answer leaves out are false.
+// the literals, or "UNSAT"). Variables the answer leaves out are false. An
+// answer longer than a model of numVars variables can need is an error.
 func ReadModel(r io.Reader, numVars int) (*Result, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	limit := maxModelSize(numVars)
+	lr := &io.LimitedReader{R: r, N: int64(limit) + 1}
+	sc := bufio.NewScanner(lr)
+	sc.Buffer(make([]byte, 64<<10), limit)
 	status := ""
 	model := make([]bool, numVars+1)
 	line := 0
@@ -142,13 +175,13 @@ func ReadModel(r io.Reader, numVars int) (*Result, error) {
 			status = "unsat"
 			continue
 		case strings.HasPrefix(text, "s "):
-			return nil, fmt.Errorf("%w: answer %q", ErrSolver, text)
+			return nil, fmt.Errorf("%w: answer %s", ErrSolver, excerpt.Quote(text))
 		}
 		text = strings.TrimPrefix(text, "v")
 		for _, f := range strings.Fields(text) {
 			n, err := strconv.Atoi(f)
 			if err != nil {
-				return nil, fmt.Errorf("%w: model line %d: %q is not a literal", ErrSolver, line, f)
+				return nil, fmt.Errorf("%w: model line %d: %s is not a literal", ErrSolver, line, excerpt.Quote(f))
 			}
 			if n == 0 {
 				continue
@@ -163,7 +196,10 @@ func ReadModel(r io.Reader, numVars int) (*Result, error) {
 			model[v] = n > 0
 		}
 	}
-	if err := sc.Err(); err != nil {
+	switch err := sc.Err(); {
+	case lr.N <= 0 || errors.Is(err, bufio.ErrTooLong):
+		return nil, fmt.Errorf("%w: the answer is longer than %d bytes, more than a model of %d variables needs", ErrSolver, limit, numVars)
+	case err != nil:
 		return nil, err
 	}
 	switch status {

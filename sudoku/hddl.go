@@ -8,6 +8,7 @@ import (
 
 	"github.com/htnsat/htnsat/domains"
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/excerpt"
 )
 
 // Style is the shape of the initial task network of a generated problem.
@@ -147,6 +148,21 @@ func DomainText(k int) ([]byte, string, error) {
 // VarName is the free digit variable of the blank cell at row r, column c.
 func VarName(r, c int) string { return fmt.Sprintf("?d-r%d-c%d", r, c) }
 
+// CheckName reports whether name can name an HDDL problem: a letter, then
+// letters, digits, "-" and "_", at most 100 in all.
+func CheckName(name string) error {
+	ok := len(name) > 0 && len(name) <= 100
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		ok = letter || i > 0 && (c >= '0' && c <= '9' || c == '-' || c == '_')
+	}
+	if !ok {
+		return fmt.Errorf("problem name %s: want a letter, then letters, digits, \"-\" or \"_\" (at most 100)", excerpt.Quote(name))
+	}
+	return nil
+}
+
 // WriteProblem writes the HDDL problem for puzzle g: the grid structure
 // (cell-at-box, inc) and the givens (digit-at, digit-at-box, filled) as
 // initial facts, and one fill-cell task per blank cell whose digit is a
@@ -160,6 +176,9 @@ func WriteProblem(w io.Writer, g Grid, style Style, name string) error {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	if name == "" {
 		name = "sudoku"
+	}
+	if err := CheckName(name); err != nil {
+		return err
 	}
 	p("; %d×%d Sudoku %s, written by htnsat (%s style)\n", n, n, g.Line(), style)
 	p("(define (problem %s)\n", name)

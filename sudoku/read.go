@@ -2,12 +2,16 @@ package sudoku
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/htnsat/htnsat/internal/excerpt"
 )
 
 // Puzzle is a grid read from a file or an argument.
@@ -48,6 +52,12 @@ func ReadFile(path string) ([]Puzzle, []error) {
 	return Read(f, path)
 }
 
+// Limits of Read: the most bytes of input and of one line.
+const (
+	MaxInput = 64 << 20
+	MaxLine  = 1 << 20
+)
+
 // Read reads every puzzle in r, in any of these forms, mixed freely:
 //
 //   - one puzzle per line: 16, 81, 256, 625 or 1296 cell characters, with
@@ -57,32 +67,65 @@ func ReadFile(path string) ([]Puzzle, []error) {
 //   - whitespace-separated numbers, a whole puzzle on one line or one row
 //     per line, either 1..n with 0 for blanks or 0..n-1 with -1 for blanks;
 //   - a grid drawn one row per line, with "|" and "+---" borders ignored;
-//   - "#" comment lines, blank lines and a leading count line.
+//   - "#" comment lines and blank lines;
+//   - a leading count line: a number alone on the first line, when the
+//     rest of the input holds that many puzzles (otherwise the line is
+//     read as a puzzle or a row of one: "1000002000300004" is a 4×4 grid
+//     with 0 for blanks).
 //
 // A line that cannot be read gets a *LineError naming file and line, and
-// reading goes on with the next line. name is used in messages.
+// reading goes on with the next line; input longer than MaxInput, or a
+// line longer than MaxLine, is an error. name is used in messages.
 func Read(r io.Reader, name string) ([]Puzzle, []error) {
-	rd := &reader{file: name, base: filepath.Base(name)}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	lr := &io.LimitedReader{R: r, N: MaxInput + 1}
+	data, err := io.ReadAll(lr)
+	if err != nil {
+		return nil, []error{&LineError{File: name, Msg: err.Error()}}
+	}
+	if len(data) > MaxInput {
+		return nil, []error{&LineError{File: name, Msg: fmt.Sprintf("more than %d MiB of input", MaxInput>>20)}}
+	}
+	rd := readLines(data, name, true)
+	if rd.count >= 0 && rd.count != len(rd.puzzles)+rd.failed {
+		// the number on the first line is no count of the rest: data,
+		// unless it cannot be read as data either
+		asData := readLines(data, name, false)
+		for _, e := range asData.errs {
+			if le, ok := e.(*LineError); ok && le.Line == rd.countLine {
+				rd.errorf(rd.countLine, "the count line says %d puzzles, the file has %d", rd.count, len(rd.puzzles)+rd.failed)
+				return rd.puzzles, rd.errs
+			}
+		}
+		rd = asData
+	}
+	return rd.puzzles, rd.errs
+}
+
+// readLines reads the puzzles of data; with count, a number alone on the
+// first data line is taken as a count line.
+func readLines(data []byte, name string, count bool) *reader {
+	rd := &reader{file: name, base: filepath.Base(name), count: -1, seenData: !count}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), MaxLine)
 	for sc.Scan() {
 		rd.line++
 		rd.handle(strings.TrimRight(sc.Text(), "\r"))
 	}
 	if err := sc.Err(); err != nil {
-		rd.errs = append(rd.errs, &LineError{File: name, Line: rd.line, Msg: err.Error()})
+		msg := err.Error()
+		if errors.Is(err, bufio.ErrTooLong) {
+			msg = fmt.Sprintf("a line longer than %d KiB", MaxLine>>10)
+		}
+		rd.errs = append(rd.errs, &LineError{File: name, Line: rd.line + 1, Msg: msg})
 	}
 	rd.flushRows()
-	if rd.count >= 0 && rd.count != len(rd.puzzles)+rd.failed {
-		rd.errorf(rd.countLine, "the count line says %d puzzles, the file has %d", rd.count, len(rd.puzzles)+rd.failed)
-	}
-	return rd.puzzles, rd.errs
+	return rd
 }
 
 // ParsePuzzle reads one puzzle from a string, in any form Read accepts.
 func ParsePuzzle(s string) (Puzzle, error) {
 	if t := strings.TrimSpace(s); t != "" && strings.Trim(t, "0123456789") == "" && len(t) < 16 {
-		return Puzzle{}, fmt.Errorf("a puzzle has 16, 81, 256, 625 or 1296 cells, %q has %d", t, len(t))
+		return Puzzle{}, fmt.Errorf("a puzzle has 16, 81, 256, 625 or 1296 cells, %s has %d", excerpt.Quote(t), len(t))
 	}
 	ps, errs := Read(strings.NewReader(s), "")
 	if len(errs) > 0 {
@@ -90,7 +133,7 @@ func ParsePuzzle(s string) (Puzzle, error) {
 	}
 	switch len(ps) {
 	case 0:
-		return Puzzle{}, fmt.Errorf("no puzzle in %q", s)
+		return Puzzle{}, fmt.Errorf("no puzzle in %s", excerpt.Quote(s))
 	case 1:
 		ps[0].Name = "argument"
 		return ps[0], nil
@@ -145,7 +188,6 @@ func (rd *reader) handle(text string) {
 	}
 	if !rd.seenData {
 		rd.seenData = true
-		rd.count = -1
 		if n, err := strconv.Atoi(t); err == nil && n >= 0 {
 			rd.count, rd.countLine = n, rd.line
 			return
@@ -229,7 +271,7 @@ func (rd *reader) solutionLine(t string) {
 	count, err := strconv.Atoi(parts[1])
 	if err != nil || count < 0 {
 		rd.failed++
-		rd.errorf(rd.line, "solution count %q is not a number", parts[1])
+		rd.errorf(rd.line, "solution count %s is not a number", excerpt.Quote(parts[1]))
 		return
 	}
 	var sol *Grid

@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/atomicfile"
+	"github.com/htnsat/htnsat/internal/excerpt"
+	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/verify"
 	"github.com/spf13/cobra"
@@ -36,13 +39,14 @@ with recursion need --depth.`,
 				return &usageError{errors.New("-o OUT.cnf is required")}
 			}
 			start := time.Now()
-			d, p, err := hddl.Load(args[0], args[1])
+			p, _, err := pipeline.Load(cmd.Context(), args[0], args[1])
 			if err != nil {
-				return withCode(exitFailure, err)
+				return failure(err)
 			}
+			d := p.Domain
 			t, _, err := ground.Ground(cmd.Context(), p, ground.Options{MaxGround: maxGround})
 			if err != nil {
-				return groundError(err)
+				return failure(err)
 			}
 			folding := encOpt.fold(t)
 			if depth <= 0 {
@@ -58,7 +62,7 @@ with recursion need --depth.`,
 			t0 := time.Now()
 			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, w, encOpt.sat)
 			if err != nil {
-				return planError(err)
+				return failure(err)
 			}
 			comments := []string{
 				"htnsat HTN-to-SAT encoding",
@@ -73,15 +77,8 @@ with recursion need --depth.`,
 					comments = append(comments, fmt.Sprintf("var %d %s", v, enc.VarName(satenc.Var(v))))
 				}
 			}
-			f, err := os.Create(output)
+			err = atomicfile.Write(output, func(f io.Writer) error { return w.WriteTo(f, enc.NumVars, comments) })
 			if err != nil {
-				return err
-			}
-			if err := w.WriteTo(f, enc.NumVars, comments); err != nil {
-				f.Close()
-				return err
-			}
-			if err := f.Close(); err != nil {
 				return err
 			}
 			fmt.Fprintf(ios.Err, "%s: depth %d, %d variables, %d clauses (encode %.1f ms, total %.1f ms)\n",
@@ -110,9 +107,9 @@ numbering is deterministic), read the solver's model (the competition form with
 format, checked by the verifier.`,
 		Args: exactArgs(4),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, p, err := hddl.Load(args[0], args[1])
+			p, _, err := pipeline.Load(cmd.Context(), args[0], args[1])
 			if err != nil {
-				return withCode(exitFailure, err)
+				return failure(err)
 			}
 			depth, encOpt, vars, clauses, err := readCNFHeader(args[2])
 			if err != nil {
@@ -120,12 +117,12 @@ format, checked by the verifier.`,
 			}
 			t, _, err := ground.Ground(cmd.Context(), p, ground.Options{})
 			if err != nil {
-				return groundError(err)
+				return failure(err)
 			}
 			folding := encOpt.fold(t)
 			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, discard{}, encOpt.sat)
 			if err != nil {
-				return planError(err)
+				return failure(err)
 			}
 			if enc.NumVars != vars || enc.Clauses != clauses {
 				return withCode(exitFailure, fmt.Errorf("%s does not match this problem: it has %d variables and %d clauses, the encoding at depth %d has %d and %d", args[2], vars, clauses, depth, enc.NumVars, enc.Clauses))
@@ -240,12 +237,12 @@ func readCNFHeader(path string) (depth int, opt encodingOptions, vars, clauses i
 		if strings.HasPrefix(line, "p cnf ") {
 			fs := strings.Fields(line)
 			if len(fs) != 4 {
-				return 0, opt, 0, 0, fmt.Errorf("%s: bad header %q", path, line)
+				return 0, opt, 0, 0, fmt.Errorf("%s: bad header %s", path, excerpt.Quote(line))
 			}
 			vars, err1 := strconv.Atoi(fs[2])
 			clauses, err2 := strconv.Atoi(fs[3])
 			if err1 != nil || err2 != nil {
-				return 0, opt, 0, 0, fmt.Errorf("%s: bad header %q", path, line)
+				return 0, opt, 0, 0, fmt.Errorf("%s: bad header %s", path, excerpt.Quote(line))
 			}
 			if depth < 0 {
 				return 0, opt, 0, 0, fmt.Errorf("%s: no \"c depth\" comment: not written by htnsat cnf", path)
@@ -254,6 +251,9 @@ func readCNFHeader(path string) (depth int, opt encodingOptions, vars, clauses i
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return 0, opt, 0, 0, fmt.Errorf("%s: a line longer than 64 MiB before the \"p cnf\" header: not written by htnsat cnf", path)
+		}
 		return 0, opt, 0, 0, err
 	}
 	return 0, opt, 0, 0, fmt.Errorf("%s: no \"p cnf\" header", path)

@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/internal/report"
 	"github.com/htnsat/htnsat/plan"
@@ -141,7 +141,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	if opts.md != "" {
 		var b strings.Builder
 		report.SummaryMarkdown(&b, runs)
-		if err := os.WriteFile(opts.md, []byte(b.String()), 0o644); err != nil {
+		if err := atomicfile.WriteBytes(opts.md, []byte(b.String())); err != nil {
 			return err
 		}
 	}

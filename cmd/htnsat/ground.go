@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +9,8 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
 )
 
@@ -61,6 +61,8 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 type groundReport struct {
 	Domain          string             `json:"domain"`
 	Problem         string             `json:"problem"`
+	Status          plan.Status        `json:"status"`
+	Message         string             `json:"message,omitempty"`
 	Facts           int                `json:"facts"`
 	Actions         int                `json:"actions"`
 	CompoundTasks   int                `json:"compound_tasks"`
@@ -82,17 +84,23 @@ type groundReport struct {
 
 func runGround(ctx context.Context, opts *groundOptions) error {
 	start := time.Now()
-	d, p, err := hddl.Load(opts.domainFile, opts.problemFile)
+	p, _, err := pipeline.Load(ctx, opts.domainFile, opts.problemFile)
 	if err != nil {
-		return withCode(exitFailure, err)
+		return failure(err)
 	}
+	d := p.Domain
 	parsed := time.Now()
 	t, st, err := ground.Ground(ctx, p, ground.Options{MaxGround: opts.maxGround})
 	if err != nil {
-		return groundError(err)
+		err = plan.WithCause(ctx, err)
+		if opts.json {
+			writeJSON(opts.io.Out, groundReport{Domain: d.Name, Problem: p.Name, Status: plan.StatusOf(err), Message: err.Error(),
+				ParseSeconds: parsed.Sub(start).Seconds(), TotalSeconds: time.Since(start).Seconds()})
+		}
+		return failure(err)
 	}
 	r := groundReport{
-		Domain: d.Name, Problem: p.Name,
+		Domain: d.Name, Problem: p.Name, Status: plan.OK,
 		Facts: len(t.Facts), Actions: len(t.Actions), CompoundTasks: len(t.Compounds), Methods: len(t.Methods),
 		InitialTasks: len(t.Initial), InitFacts: len(t.Init), GoalFacts: len(t.Goal) + len(t.GoalNeg),
 		ReachableFacts: st.ReachableFacts, BuiltActions: st.BuiltActions, BuiltMethods: st.BuiltMethods,
@@ -107,9 +115,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 	}
 	out := opts.io.Out
 	if opts.json {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(out, r)
 	}
 	if opts.dump {
 		return t.Write(out)
@@ -131,12 +137,13 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 	return nil
 }
 
-// groundError gives grounding failures their exit codes.
-func groundError(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return withCode(exitTimeout, err)
+// failure gives a failed run the exit code of its status, and a grounding
+// budget that ran out the flag that raises it.
+func failure(err error) error {
+	if errors.Is(err, ground.ErrTooLarge) {
+		err = fmt.Errorf("%w (--max-ground raises the budget)", err)
 	}
-	return withCode(exitFailure, err)
+	return withCode(plan.StatusOf(err).ExitCode(), err)
 }
 
 func printCounts(w io.Writer, kind string, m map[string]int) {

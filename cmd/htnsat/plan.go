@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
@@ -88,9 +88,9 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 		return err
 	}
 	cfg.NoVerify = opts.noVerify
-	p, parse, err := pipeline.Load(opts.domainFile, opts.problemFile)
+	p, parse, err := pipeline.Load(ctx, opts.domainFile, opts.problemFile)
 	if err != nil {
-		return withCode(exitFailure, err)
+		return failure(err)
 	}
 	res, err := pipeline.Run(ctx, p, cfg)
 	res.Times.Add("parse", parse)
@@ -102,7 +102,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 		if opts.json {
 			writeJSON(opts.io.Out, rep)
 		}
-		return planError(err)
+		return failure(err)
 	}
 	if opts.output != "" {
 		if err := writePlanFile(opts.output, res.Plan); err != nil {
@@ -141,11 +141,6 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 	}
 }
 
-// planError gives a failed run its exit code.
-func planError(err error) error {
-	return withCode(plan.StatusOf(err).ExitCode(), err)
-}
-
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -153,15 +148,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func writePlanFile(path string, pl *plan.Plan) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := pl.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, pl.Write)
 }
 
 func printPlanStats(w io.Writer, r *planReport) {

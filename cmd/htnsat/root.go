@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/htnsat/htnsat/internal/memguard"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
 )
@@ -57,7 +58,16 @@ type usageError struct{ err error }
 
 func (e *usageError) Error() string { return e.err.Error() }
 
-func newRootCmd(ios *ioStreams) *cobra.Command {
+// DefaultMaxMemoryMB is the default of --max-memory.
+const DefaultMaxMemoryMB = 8192
+
+// rootOptions are the flags every command shares.
+type rootOptions struct {
+	maxMemoryMB int64
+	stopGuard   func()
+}
+
+func newRootCmd(ios *ioStreams, ro *rootOptions) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "htnsat",
 		Short: "HTN planning with HDDL: parse, ground, plan by progression or SAT, and solve Sudoku",
@@ -70,6 +80,16 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
+	root.PersistentFlags().Int64Var(&ro.maxMemoryMB, "max-memory", DefaultMaxMemoryMB, "stop any stage, with status memory, once the heap passes this many MiB (0: no limit)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if ro.maxMemoryMB < 0 {
+			return &usageError{fmt.Errorf("--max-memory %d: must be 0 (no limit) or more", ro.maxMemoryMB)}
+		}
+		ctx, stop := memguard.Start(cmd.Context(), ro.maxMemoryMB<<20)
+		cmd.SetContext(ctx)
+		ro.stopGuard = stop
+		return nil
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
@@ -85,11 +105,21 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 	return root
 }
 
-// run executes the command line and returns the process exit code.
+// run executes the command line and returns the process exit code: 0
+// success, 2 a bad command line, and otherwise the exit code of the
+// error's status (plan.Status.ExitCode): 3 for a timeout or an interrupt,
+// 1 for anything else, a failed write to the standard output included.
 func run(ctx context.Context, args []string, ios *ioStreams) int {
-	root := newRootCmd(ios)
+	out := &checkedWriter{w: ios.Out}
+	ios = &ioStreams{In: ios.In, Out: out, Err: ios.Err}
+	ro := &rootOptions{stopGuard: func() {}}
+	root := newRootCmd(ios, ro)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	ro.stopGuard()
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the output: %w", out.err)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -101,13 +131,28 @@ func run(ctx context.Context, args []string, ios *ioStreams) int {
 		return exitUsage
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return exitTimeout
-	}
-	if isArgError(err) {
+	case isArgError(err):
 		return exitUsage
 	}
-	return exitFailure
+	return plan.StatusOf(err).ExitCode()
+}
+
+// checkedWriter remembers the first error of its writes: a command that
+// printed its result to a full disk has failed, whatever else it did.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // exactArgs is cobra.ExactArgs with an error that run recognises as a

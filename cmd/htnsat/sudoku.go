@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
@@ -67,6 +67,9 @@ PUZZLE is the puzzle in any form the reader accepts, or "-" for stdin.`,
 			if err != nil {
 				return &usageError{err}
 			}
+			if err := sudoku.CheckName(name); err != nil {
+				return &usageError{fmt.Errorf("--name: %w", err)}
+			}
 			ps, err := readPuzzleArg(ios, args[0])
 			if err != nil {
 				return withCode(exitFailure, err)
@@ -87,21 +90,16 @@ func writeOut(ios *ioStreams, path string, fn func(io.Writer) error) error {
 	if path == "" {
 		return fn(ios.Out)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, fn)
 }
 
 // readPuzzleArg reads puzzles from an argument ("-": stdin).
 func readPuzzleArg(ios *ioStreams, arg string) ([]sudoku.Puzzle, error) {
 	if arg == "-" {
 		ps, errs := sudoku.Read(ios.In, "stdin")
+		if len(ps) == 0 && len(errs) == 0 {
+			return nil, errors.New("stdin: no puzzle (the input is empty)")
+		}
 		return ps, errors.Join(errs...)
 	}
 	p, err := sudoku.ParsePuzzle(arg)
@@ -201,36 +199,47 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		return err
 	}
 	eo.Style, eo.Unique = style, opts.unique
-	failed := 0
+	// the exit code: 3 if a run timed out or the whole was interrupted, 1
+	// if a run found no solution or failed, 0 if every run solved
+	notSolved, timedOut := 0, 0
 	for _, p := range puzzles {
 		var runs []compare.Run
 		for _, e := range engines {
 			if err := ctx.Err(); err != nil {
-				return withCode(exitTimeout, err)
+				return failure(plan.WithCause(ctx, err))
 			}
 			pctx, cancel := withTimeout(ctx, opts.timeout)
 			runs = append(runs, compare.RunEngine(pctx, p, e, eo))
 			cancel()
 		}
-		failed += printSolve(ios.Out, p, runs, opts.line)
+		printSolve(ios.Out, p, runs, opts.line)
+		for _, r := range runs {
+			switch {
+			case r.Status.ExitCode() == exitTimeout:
+				timedOut++
+			case r.Status != plan.Solved || !r.Verified:
+				notSolved++
+			}
+		}
 	}
-	if failed > 0 {
-		return withCode(exitFailure, fmt.Errorf("%d runs failed", failed))
+	if err := ctx.Err(); err != nil {
+		return failure(plan.WithCause(ctx, err))
+	}
+	switch {
+	case timedOut > 0:
+		return withCode(exitTimeout, fmt.Errorf("%d runs ran out of time", timedOut))
+	case notSolved > 0:
+		return withCode(exitFailure, fmt.Errorf("%d runs found no verified solution", notSolved))
 	}
 	return nil
 }
 
-// printSolve prints a puzzle's solution and its runs; it returns the
-// number of runs that failed (errors, not timeouts).
-func printSolve(w io.Writer, p sudoku.Puzzle, runs []compare.Run, line bool) int {
+// printSolve prints a puzzle's solution and its runs.
+func printSolve(w io.Writer, p sudoku.Puzzle, runs []compare.Run, line bool) {
 	var sol *sudoku.Grid
-	failed := 0
 	for i := range runs {
 		if runs[i].Verified && sol == nil {
 			sol = &runs[i].Solution
-		}
-		if runs[i].Status == plan.Failed {
-			failed++
 		}
 	}
 	if line {
@@ -281,7 +290,6 @@ func printSolve(w io.Writer, p sudoku.Puzzle, runs []compare.Run, line bool) int
 	if !line {
 		fmt.Fprintln(w)
 	}
-	return failed
 }
 
 func ms(d time.Duration) string {

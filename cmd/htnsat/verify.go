@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/verify"
 	"github.com/spf13/cobra"
@@ -22,23 +22,26 @@ holding at the end. An invalid plan gets exit code 1 and the reason, with the
 plan line it concerns.`,
 		Args: exactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, p, err := hddl.Load(args[0], args[1])
+			p, _, err := pipeline.Load(cmd.Context(), args[0], args[1])
 			if err != nil {
-				return withCode(exitFailure, err)
+				return failure(err)
 			}
 			f, err := os.Open(args[2])
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
 			defer f.Close()
-			plan, err := plan.Read(f)
+			pl, err := plan.Read(f)
 			if err != nil {
 				return withCode(exitFailure, fmt.Errorf("%s: %w", args[2], err))
 			}
-			if err := verify.Verify(cmd.Context(), p, plan); err != nil {
+			if err := verify.Verify(cmd.Context(), p, pl); err != nil {
+				if ctxErr := cmd.Context().Err(); ctxErr != nil {
+					return failure(plan.WithCause(cmd.Context(), err))
+				}
 				return withCode(exitFailure, fmt.Errorf("%s: invalid: %w", args[2], err))
 			}
-			fmt.Fprintf(ios.Out, "%s: valid plan (%d actions, %d decompositions)\n", args[2], plan.Length(), len(plan.Decomps))
+			fmt.Fprintf(ios.Out, "%s: valid plan (%d actions, %d decompositions)\n", args[2], pl.Length(), len(pl.Decomps))
 			return nil
 		},
 	}

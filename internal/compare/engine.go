@@ -147,6 +147,7 @@ func RunEngine(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options) (r R
 	default:
 		err = fmt.Errorf("unknown engine %q", e)
 	}
+	err = plan.WithCause(ctx, err)
 	r.Status = plan.StatusOf(err)
 	if errors.Is(err, sudoku.ErrNoSolution) {
 		r.Status = plan.Unsolvable

@@ -3,10 +3,12 @@ package ipc
 import (
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/corpus"
 )
 
@@ -30,24 +32,23 @@ func row(r Result) []string {
 	return append(row, r.Message)
 }
 
-// WriteCSV writes one row per result.
+// WriteCSV writes one row per result, atomically.
 func WriteCSV(file string, results []Result) error {
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write(header)
-	for _, r := range results {
-		w.Write(row(r))
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(file, func(f io.Writer) error {
+		w := csv.NewWriter(f)
+		w.Write(header)
+		for _, r := range results {
+			w.Write(row(r))
+		}
+		w.Flush()
+		return w.Error()
+	})
 }
+
+// Journal is the file of a run's rows while it runs: each problem's row
+// is appended as soon as it is done, so that an interrupted run can be
+// resumed; the CSV file itself is written, whole, at the end.
+func Journal(file string) string { return file + ".partial" }
 
 // ReadCSV reads the rows of an earlier run, by Key.
 func ReadCSV(file string) (map[string]Result, error) {
@@ -95,7 +96,7 @@ type csvRows struct {
 	w *csv.Writer
 }
 
-// openCSV starts the file with the rows already known (results of the
+// openCSV starts the journal with the rows already known (results of the
 // indices not in todo).
 func openCSV(file string, results []Result, todo []int) (*csvRows, error) {
 	f, err := os.Create(file)

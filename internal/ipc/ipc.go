@@ -30,8 +30,8 @@ type Options struct {
 	Jobs    int      // problems run at once (default 1)
 	MemMB   int      // memory limit per problem
 	Extra   []string // more arguments for each run
-	CSV     string   // the CSV file of rows ("" for none)
-	Resume  bool     // keep the rows of CSV and run only the other problems
+	CSV     string   // the CSV file of rows ("" for none); see Journal
+	Resume  bool     // keep the rows of an earlier run and run only the other problems
 	// Progress, if set, is called after each problem with the number done.
 	Progress func(done, total int, in corpus.Instance)
 }
@@ -48,7 +48,7 @@ type Result struct {
 
 // Solved reports whether the problem was done: grounded, or solved with a
 // verified plan.
-func (r Result) Solved() bool { return r.Status == "ok" || r.Status == string(plan.Solved) }
+func (r Result) Solved() bool { return r.Status == string(plan.OK) || r.Status == string(plan.Solved) }
 
 // Select lists the problems of ins whose name contains filter, at most
 // first of each domain (0: all).
@@ -81,8 +81,12 @@ func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, er
 	results := make([]Result, len(sel))
 	var prev map[string]Result
 	if opts.Resume {
+		// an interrupted run's journal, else the last complete table
 		var err error
-		if prev, err = ReadCSV(opts.CSV); err != nil && !os.IsNotExist(err) {
+		if prev, err = ReadCSV(Journal(opts.CSV)); os.IsNotExist(err) {
+			prev, err = ReadCSV(opts.CSV)
+		}
+		if err != nil && !os.IsNotExist(err) {
 			return nil, err
 		}
 	}
@@ -95,12 +99,12 @@ func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, er
 			todo = append(todo, i)
 		}
 	}
-	// rows are appended as problems finish, so that an interrupted run
-	// keeps what it did; the file is rewritten in order at the end
+	// rows go to the journal as problems finish, so that an interrupted
+	// run keeps what it did; the CSV file is written, in order, at the end
 	var rows *csvRows
 	if opts.CSV != "" {
 		var err error
-		if rows, err = openCSV(opts.CSV, results, todo); err != nil {
+		if rows, err = openCSV(Journal(opts.CSV), results, todo); err != nil {
 			return nil, err
 		}
 		defer rows.close()
@@ -146,6 +150,7 @@ func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, er
 		if err := WriteCSV(opts.CSV, results); err != nil {
 			return nil, err
 		}
+		os.Remove(Journal(opts.CSV))
 	}
 	return results, nil
 }
@@ -187,17 +192,15 @@ func runOne(ctx context.Context, in corpus.Instance, opts Options) Result {
 	if hasReport {
 		r.Report = rep
 	}
-	switch {
+	// the child's report says how it ended; without one (it was killed,
+	// or crashed), the exit code and the harness's own limits do
+	switch st, _ := rep["status"].(string); {
+	case hasReport && st != "":
+		r.Status = st
 	case cctx.Err() != nil || code == plan.ExitTimeout:
 		r.Status = string(plan.Timeout)
-	case hasReport && rep["status"] != nil:
-		r.Status, _ = rep["status"].(string)
 	case err == nil:
-		r.Status = "ok"
-	case strings.Contains(r.Message, "too large"):
-		r.Status = string(plan.TooLarge)
-	case strings.Contains(r.Message, "unsolvable"):
-		r.Status = string(plan.Unsolvable)
+		r.Status = string(plan.OK)
 	default:
 		r.Status = string(plan.Failed)
 	}

@@ -74,11 +74,25 @@ type Result struct {
 }
 
 // Load reads and checks a domain and a problem file: the parse stage,
-// whose time it returns.
-func Load(domainFile, problemFile string) (*hddl.Problem, time.Duration, error) {
+// whose time it returns. When ctx ends first it returns ctx's error at
+// once; the parser, which cannot be stopped, finishes in the background.
+func Load(ctx context.Context, domainFile, problemFile string) (*hddl.Problem, time.Duration, error) {
 	start := time.Now()
-	_, p, err := hddl.Load(domainFile, problemFile)
-	return p, time.Since(start), err
+	type parsed struct {
+		p   *hddl.Problem
+		err error
+	}
+	done := make(chan parsed, 1)
+	go func() {
+		_, p, err := hddl.Load(domainFile, problemFile)
+		done <- parsed{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.p, time.Since(start), r.err
+	case <-ctx.Done():
+		return nil, time.Since(start), plan.WithCause(ctx, ctx.Err())
+	}
 }
 
 // Run grounds p, plans with the configured engine, writes the plan and
@@ -88,7 +102,7 @@ func Load(domainFile, problemFile string) (*hddl.Problem, time.Duration, error) 
 // produced, and their times.
 func Run(ctx context.Context, p *hddl.Problem, cfg Config) (*Result, error) {
 	r := &Result{Times: Times{}}
-	return r, r.run(ctx, p, cfg)
+	return r, plan.WithCause(ctx, r.run(ctx, p, cfg))
 }
 
 func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
@@ -115,6 +129,9 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	if !cfg.NoFold {
 		folding = ground.FoldTests(t)
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	var sol *ground.Solution
 	switch engine {
 	case Progression:
@@ -133,6 +150,9 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	r.Solution = folding.Unfold(sol)
 	r.Plan = r.Solution.ToPlan(t)
 	lap("decode")
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if cfg.NoVerify {
 		return nil
 	}

@@ -11,7 +11,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -19,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/internal/stats"
 	"github.com/htnsat/htnsat/plan"
@@ -238,10 +238,10 @@ func rowOf(r compare.Run) row {
 
 // WriteCSV writes one row per run.
 func WriteCSV(path string, runs []compare.Run) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
+	return atomicfile.Write(path, func(f io.Writer) error { return writeCSV(f, runs) })
+}
+
+func writeCSV(f io.Writer, runs []compare.Run) error {
 	w := csv.NewWriter(f)
 	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "search_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "unique", "solution", "error"})
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
@@ -253,11 +253,7 @@ func WriteCSV(path string, runs []compare.Run) error {
 			ff(o.AllocMB), ff(o.PeakHeapMB), o.Unique, o.Solution, o.Error})
 	}
 	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return w.Error()
 }
 
 // WriteJSON writes the runs as a JSON array.
@@ -270,7 +266,7 @@ func WriteJSON(path string, runs []compare.Run) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return atomicfile.WriteBytes(path, append(b, '\n'))
 }
 
 // Plot draws two panels into one SVG or PNG file (by extension): a cactus
@@ -367,15 +363,10 @@ func Plot(path string, runs []compare.Run) error {
 	canvases := plot.Align([][]*plot.Plot{{cactus, bars}}, tiles, dc)
 	cactus.Draw(canvases[0][0])
 	bars.Draw(canvases[0][1])
-	f, err := os.Create(path)
-	if err != nil {
+	return atomicfile.Write(path, func(f io.Writer) error {
+		_, err := c.WriteTo(f)
 		return err
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	})
 }
 
 func stageColor(i int) color.Color {

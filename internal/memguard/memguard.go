@@ -1,0 +1,58 @@
+// Package memguard stops work whose heap grows past a limit: it polls the
+// heap and cancels a context with an error wrapping plan.ErrMemory, which
+// every stage already honours as it honours a timeout. It also sets the
+// garbage collector's soft limit to the same size, so that the collector
+// works harder before the guard has to stop anything.
+package memguard
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+
+	"github.com/htnsat/htnsat/plan"
+)
+
+// Interval is how often the heap is looked at.
+const Interval = 10 * time.Millisecond
+
+// heapMetric is the memory held by heap objects, live or not yet swept.
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+// Start returns a context that is cancelled, with an error wrapping
+// plan.ErrMemory as its cause, when the heap passes limit bytes, and a
+// function that stops the guard. A limit of 0 or less guards nothing.
+func Start(ctx context.Context, limit int64) (context.Context, func()) {
+	if limit <= 0 {
+		return ctx, func() {}
+	}
+	prev := debug.SetMemoryLimit(limit)
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(Interval)
+		defer tick.Stop()
+		s := []metrics.Sample{{Name: heapMetric}}
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				metrics.Read(s)
+				if s[0].Value.Kind() == metrics.KindUint64 && int64(s[0].Value.Uint64()) > limit {
+					cancel(fmt.Errorf("%w: the heap passed %d MiB", plan.ErrMemory, limit>>20))
+					return
+				}
+			}
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel(nil)
+		debug.SetMemoryLimit(prev)
+	}
+}

@@ -1,0 +1,169 @@
+package pipeline_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/verify"
+)
+
+// promptly is how soon after its context ends a stage must return.
+const promptly = 500 * time.Millisecond
+
+// cancelMidway runs stage with a context cancelled after the given delays
+// (each a separate run, so that the cancellation hits different phases)
+// and checks that each run returns the context's error within promptly of
+// the cancellation. A run that finishes before its cancellation proves
+// nothing and fails the test: the input must be large enough.
+func cancelMidway(t *testing.T, name string, stage func(ctx context.Context) error, delays ...time.Duration) {
+	t.Helper()
+	for _, d := range delays {
+		ctx, cancel := context.WithCancel(context.Background())
+		var cancelled time.Time
+		timer := time.AfterFunc(d, func() {
+			cancelled = time.Now()
+			cancel()
+		})
+		err := stage(ctx)
+		returned := time.Now()
+		timer.Stop()
+		cancel()
+		if cancelled.IsZero() {
+			t.Errorf("%s: finished (%v) before the cancellation at %v: make the input larger", name, err, d)
+			continue
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s, cancelled at %v: %v, want context.Canceled", name, d, err)
+		}
+		if late := returned.Sub(cancelled); late > promptly {
+			t.Errorf("%s, cancelled at %v: returned %v after the cancellation", name, d, late)
+		} else {
+			t.Logf("%s, cancelled at %v: returned %v after", name, d, late)
+		}
+	}
+}
+
+// TestCancelEachStage cancels every stage of a run mid-way on inputs big
+// enough to keep it busy: parsing, grounding, the choice-group analysis,
+// the progression search and the SAT encoding and solving, and the
+// verifier.
+func TestCancelEachStage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds; skipped with -short")
+	}
+	// a 36x36 grid with no givens, the unordered network
+	pz, err := sudoku.ParsePuzzle(strings.Repeat(".", 1296))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p36, err := sudoku.Model(pz.Grid, sudoku.Unordered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelMidway(t, "ground", func(ctx context.Context) error {
+		_, _, err := ground.Ground(ctx, p36, ground.Options{})
+		return err
+	}, 100*time.Millisecond, 300*time.Millisecond, 600*time.Millisecond)
+
+	task, _, err := ground.Ground(context.Background(), p36, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelMidway(t, "choice groups", func(ctx context.Context) error {
+		_, err := ground.FoldTests(task).Task.ChoiceGroups(ctx)
+		return err
+	}, 50*time.Millisecond, 200*time.Millisecond)
+
+	folded := ground.FoldTests(task).Task
+	cancelMidway(t, "progression search", func(ctx context.Context) error {
+		_, _, err := htn.Solve(ctx, folded, htn.Options{})
+		return err
+	}, 300*time.Millisecond)
+	cancelMidway(t, "greedy best-first search", func(ctx context.Context) error {
+		_, _, err := htn.Solve(ctx, folded, htn.Options{Search: htn.GBFS})
+		return err
+	}, 300*time.Millisecond)
+	cancelMidway(t, "SAT encoding and solving", func(ctx context.Context) error {
+		_, _, err := satenc.Solve(ctx, folded, satenc.Config{})
+		return err
+	}, 100*time.Millisecond, 800*time.Millisecond)
+
+	cancelMidway(t, "the whole pipeline", func(ctx context.Context) error {
+		_, err := pipeline.Run(ctx, p36, pipeline.Config{Engine: pipeline.SAT})
+		return err
+	}, 200*time.Millisecond, 900*time.Millisecond)
+
+	// parsing: a problem of 300,000 initial atoms
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("(define (problem big) (:domain sudoku) (:htn :subtasks (all-check)) (:init\n")
+	for i := range 300_000 {
+		fmt.Fprintf(&b, "(filled c%d r%d)\n", i%9, i%9)
+	}
+	b.WriteString("))\n")
+	big := filepath.Join(dir, "big.hddl")
+	if err := os.WriteFile(big, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cancelMidway(t, "parse", func(ctx context.Context) error {
+		_, _, err := pipeline.Load(ctx, "../../domains/sudoku.hddl", big)
+		return err
+	}, 20*time.Millisecond)
+
+	// verifying: a plan of one method with 100,000 subtasks
+	vp, vpl := bigPlan(t, 100_000)
+	cancelMidway(t, "verify", func(ctx context.Context) error {
+		return verify.Verify(ctx, vp, vpl)
+	}, 10*time.Millisecond)
+}
+
+// bigPlan is a problem whose task has a method of n ordered subtasks,
+// each an action on its own variable, and a plan for it.
+func bigPlan(t *testing.T, n int) (*hddl.Problem, *plan.Plan) {
+	t.Helper()
+	var d, pl strings.Builder
+	d.WriteString("(define (domain long) (:requirements :hierarchy :typing)\n(:types item)\n(:constants i - item)\n(:predicates (done ?i - item))\n(:task all :parameters ())\n(:method m-all :parameters (")
+	for i := range n {
+		fmt.Fprintf(&d, " ?x%d", i)
+	}
+	d.WriteString(" - item) :task (all) :ordered-subtasks (and")
+	for i := range n {
+		fmt.Fprintf(&d, " (step ?x%d)", i)
+	}
+	d.WriteString("))\n(:action step :parameters (?i - item) :effect (done ?i)))\n")
+	pl.WriteString("==>\n")
+	for i := range n {
+		fmt.Fprintf(&pl, "%d step i\n", i)
+	}
+	fmt.Fprintf(&pl, "root %d\n%d all -> m-all", n, n)
+	for i := range n {
+		fmt.Fprintf(&pl, " %d", i)
+	}
+	pl.WriteString("\n<==\n")
+	dom, err := hddl.ParseDomain("long.hddl", []byte(d.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.ParseProblem("long-problem.hddl", []byte("(define (problem p) (:domain long) (:htn :subtasks (all)) (:init))"), dom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := plan.Read(strings.NewReader(pl.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, parsed
+}
