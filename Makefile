@@ -42,8 +42,13 @@ results: build
 ipc: build
 	scripts/ipc.sh
 
+# Every fuzz target in turn, FUZZTIME each: the HDDL parser, the plan
+# reader and verifier, the puzzle reader and the SAT model reader.
 fuzz:
-	$(GO) test ./hddl -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./hddl -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./verify -run '^$$' -fuzz '^FuzzVerify$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./sudoku -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./satenc -run '^$$' -fuzz '^FuzzReadModel$$' -fuzztime $(FUZZTIME)
 
 vet:
 	$(GO) vet ./...

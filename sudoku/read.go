@@ -33,7 +33,12 @@ type LineError struct {
 }
 
 func (e *LineError) Error() string {
-	if e.File == "" {
+	switch {
+	case e.Line <= 0 && e.File == "":
+		return e.Msg
+	case e.Line <= 0:
+		return e.File + ": " + e.Msg
+	case e.File == "":
 		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
@@ -436,10 +441,15 @@ func decodeCells(s string, n int) ([]int, error) {
 }
 
 func alphabet(n int) string {
-	if n <= 9 {
+	switch {
+	case n <= 9:
 		return fmt.Sprintf("1-%d and . or 0", n)
+	case n <= 26:
+		return fmt.Sprintf("1-9A-%s or A-%s, and . for blanks", symbols[n-1:n], string(rune('A'+n-1)))
+	case n <= len(symbols):
+		return fmt.Sprintf("1-9A-%s, and . for blanks", symbols[n-1:n])
 	}
-	return fmt.Sprintf("1-9%s or A-%s, and . for blanks", "A-"+symbols[n-1:n], string(rune('A'+n-1)))
+	return "numbers separated by spaces, 0 for blanks"
 }
 
 // decodeNumbers reads numbers 1..n with 0 blank, or 0..n-1 with -1 blank.

@@ -24,6 +24,7 @@ func newCmdCNF(ios *ioStreams) *cobra.Command {
 	var depth, maxGround int
 	var names bool
 	var encOpt encodingOptions
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "cnf DOMAIN PROBLEM -o OUT.cnf",
 		Short: "Write the HTN-to-SAT encoding of a problem as DIMACS",
@@ -35,6 +36,9 @@ reads the depth and the encoding options back from the comments). Problems
 with recursion need --depth.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := withTimeout(cmd.Context(), timeout)
+			defer cancel()
+			cmd.SetContext(ctx)
 			if output == "" {
 				return &usageError{errors.New("-o OUT.cnf is required")}
 			}
@@ -90,6 +94,7 @@ with recursion need --depth.`,
 	cmd.Flags().IntVar(&depth, "depth", 0, "depth of the decomposition tree (0: what the problem needs, if it has no recursion)")
 	cmd.Flags().IntVar(&maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	cmd.Flags().BoolVar(&names, "names", true, "name every variable in a comment line")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (0: no limit)")
 	cmd.Flags().BoolVar(&encOpt.sat.NoGroups, "no-groups", false, "leave out the clauses inferred from choice groups")
 	cmd.Flags().BoolVar(&encOpt.noFold, "no-fold", false, "do not fold pure tests into method preconditions")
 	return cmd
@@ -98,6 +103,7 @@ with recursion need --depth.`,
 func newCmdDecode(ios *ioStreams) *cobra.Command {
 	var output string
 	var noVerify bool
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "decode DOMAIN PROBLEM OUT.cnf MODEL",
 		Short: "Turn a SAT solver's model of an exported CNF into a plan",
@@ -107,6 +113,9 @@ numbering is deterministic), read the solver's model (the competition form with
 format, checked by the verifier.`,
 		Args: exactArgs(4),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := withTimeout(cmd.Context(), timeout)
+			defer cancel()
+			cmd.SetContext(ctx)
 			p, _, err := pipeline.Load(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return failure(err)
@@ -157,6 +166,7 @@ format, checked by the verifier.`,
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the plan to this file")
 	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "do not verify the plan")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (0: no limit)")
 	return cmd
 }
 

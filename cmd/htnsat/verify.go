@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/plan"
@@ -11,7 +12,8 @@ import (
 )
 
 func newCmdVerify(ios *ioStreams) *cobra.Command {
-	return &cobra.Command{
+	var timeout time.Duration
+	cmd := &cobra.Command{
 		Use:   "verify DOMAIN PROBLEM PLAN",
 		Short: "Check a plan in the IPC 2020 HTN format against an HDDL problem",
 		Long: `Check a plan against the lifted problem, independently of the grounder and the
@@ -22,6 +24,9 @@ holding at the end. An invalid plan gets exit code 1 and the reason, with the
 plan line it concerns.`,
 		Args: exactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := withTimeout(cmd.Context(), timeout)
+			defer cancel()
+			cmd.SetContext(ctx)
 			p, _, err := pipeline.Load(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return failure(err)
@@ -45,4 +50,6 @@ plan line it concerns.`,
 			return nil
 		},
 	}
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (0: no limit)")
+	return cmd
 }

@@ -12,8 +12,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/htnsat/htnsat/internal/corpus"
@@ -158,6 +160,10 @@ func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, er
 // runOne runs the stage on one problem in a process of its own.
 func runOne(ctx context.Context, in corpus.Instance, opts Options) Result {
 	args := []string{opts.Stage, "--json", "--timeout", opts.Timeout.String()}
+	if opts.MemMB > 0 {
+		// the child stops itself, with status memory, below the hard limit
+		args = append(args, "--max-memory", strconv.Itoa(opts.MemMB*3/4))
+	}
 	if opts.Stage == "plan" {
 		args = append(args, "--engine", opts.Engine)
 	}
@@ -167,13 +173,36 @@ func runOne(ctx context.Context, in corpus.Instance, opts Options) Result {
 	defer cancel()
 	cmd := exec.CommandContext(cctx, opts.Exe, args...)
 	proc.Isolate(cmd)
-	if opts.MemMB > 0 {
-		cmd.Env = append(os.Environ(), fmt.Sprintf("GOMEMLIMIT=%dMiB", opts.MemMB*3/4))
-	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
+	var killedForMemory atomic.Bool
+	err := cmd.Start()
+	if err == nil {
+		stop := make(chan struct{})
+		if opts.MemMB > 0 {
+			go func() {
+				// the hard limit: the child's resident memory, looked at
+				// every 20 ms
+				tick := time.NewTicker(20 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					select {
+					case <-stop:
+						return
+					case <-tick.C:
+						if rss, ok := proc.RSS(cmd.Process.Pid); ok && rss > int64(opts.MemMB)<<20 {
+							killedForMemory.Store(true)
+							cancel()
+							return
+						}
+					}
+				}
+			}()
+		}
+		err = cmd.Wait()
+		close(stop)
+	}
 	r := Result{Instance: in, Seconds: time.Since(start).Seconds()}
 	if cmd.ProcessState != nil {
 		r.MaxRSSMB = proc.MaxRSSMB(cmd.ProcessState)
@@ -195,6 +224,9 @@ func runOne(ctx context.Context, in corpus.Instance, opts Options) Result {
 	// the child's report says how it ended; without one (it was killed,
 	// or crashed), the exit code and the harness's own limits do
 	switch st, _ := rep["status"].(string); {
+	case killedForMemory.Load():
+		r.Status = string(plan.Memory)
+		r.Message = fmt.Sprintf("killed: resident memory above %d MiB", opts.MemMB)
 	case hasReport && st != "":
 		r.Status = st
 	case cctx.Err() != nil || code == plan.ExitTimeout:
