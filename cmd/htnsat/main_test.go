@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -337,5 +338,44 @@ func TestDepthLimitStatus(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &rep); err != nil || string(rep.Status) != c.status {
 			t.Errorf("--max-depth %s: status %q, want %q (%v %s)", c.depth, rep.Status, c.status, err, errOut)
 		}
+	}
+}
+
+// TestIPCMemoryLimit: with --mem, a problem whose grounding needs more is
+// stopped and its row says memory, whether the child stopped itself (its
+// --max-memory) or the harness killed it.
+func TestIPCMemoryLimit(t *testing.T) {
+	t.Setenv("HTNSAT_TEST_MAIN", "1")
+	dir := t.TempDir()
+	dom := filepath.Join(dir, "total-order", "sudoku25")
+	if err := os.MkdirAll(dom, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "partial-order"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{
+		"../../testdata/sudoku/domain-25.hddl":          "domain.hddl",
+		"../../testdata/sudoku/empty-25-unordered.hddl": "p1.hddl",
+	} {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dom, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	csvFile := filepath.Join(dir, "out.csv")
+	code, out, errOut := runCLI(t, "", "ipc", dir, "--stage", "ground", "--mem", "40", "--csv", csvFile)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	recs := testutil.ReadCSV(t, csvFile)
+	if len(recs) != 2 || recs[1][3] != "memory" {
+		t.Fatalf("rows %v\n%s", recs, out)
+	}
+	if rss, err := strconv.ParseFloat(recs[1][5], 64); err != nil || rss > 80 {
+		t.Errorf("the child peaked at %s MiB for a limit of 40", recs[1][5])
 	}
 }
