@@ -2,6 +2,7 @@ package satenc
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/crillab/gophersat/solver"
 )
@@ -10,6 +11,14 @@ import (
 // path is used: solver.ParseSliceNb -> solver.New -> Solve, with a fresh
 // solver for every formula. (Its assumptions, clause appending, model
 // counting and cardinality parsing give wrong answers in v1.4.0.)
+
+// gophersatLock lets one gophersat search run at a time: v1.4.0 keeps a
+// package-level buffer for the clauses it learns (bufLits in learn.go), so
+// two searches at once corrupt each other, with index panics or wrong
+// answers (TestGophersatConcurrent). A search abandoned at its timeout
+// keeps the lock until it ends; the next Solve waits for it, within its
+// own context.
+var gophersatLock = make(chan struct{}, 1)
 
 // Gophersat is the in-process solver.
 type Gophersat struct{}
@@ -30,16 +39,32 @@ func (g *gophersatSink) AddClause(lits ...Lit) {
 
 // Solve runs gophersat on the formula. A gophersat solve cannot be
 // interrupted: when ctx ends first, Solve returns ctx.Err() at once and the
-// search goes on in the background until it finishes.
+// search goes on in the background until it finishes, holding the lock
+// that the next Solve waits for.
 func (Gophersat) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	sink := &gophersatSink{clauses: make([][]int, 0, cnf.NumClauses)}
 	cnf.Each(sink)
 	type answer struct {
 		sat   bool
 		model []bool
+		err   error
+	}
+	select {
+	case gophersatLock <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 	done := make(chan answer, 1)
 	go func() {
+		defer func() { <-gophersatLock }()
+		// a panic inside gophersat (v1.4.0 has index errors on some
+		// formulas) must not take the process down, least of all from a
+		// search left running in the background after a timeout
+		defer func() {
+			if x := recover(); x != nil {
+				done <- answer{err: fmt.Errorf("gophersat failed: %v", x)}
+			}
+		}()
 		pb := solver.ParseSliceNb(sink.clauses, cnf.NumVars)
 		s := solver.New(pb)
 		if s.Solve() != solver.Sat {
@@ -53,6 +78,9 @@ func (Gophersat) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	}()
 	select {
 	case a := <-done:
+		if a.err != nil {
+			return nil, a.err
+		}
 		return &Result{Sat: a.sat, Model: a.model}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
