@@ -70,17 +70,23 @@ type grounder struct {
 	opt  Options
 	norm *normalizer
 	j    *joiner
-	// partial counts the reachable instances, over their bound parameters,
-	// of actions with free parameters (see freeParams), against MaxGround
-	partial int
-	effKey  []int32 // scratch of newEffectKey
-	stats   *Stats
+	// reachable counts the reachable action instances (over their bound
+	// parameters, for actions with free parameters), against MaxGround
+	reachable int
+	effKey    []int32 // scratch of newEffectKey
+	rel       *relevance
+	stats     *Stats
 
 	static  []bool      // per predicate: no action changes it
 	rels    []*relation // per predicate: static facts, or reachable fluent facts
 	factIDs [][]int32   // per fluent predicate: tuple index -> fact id
 	facts   []Fact      // fluent facts by id
 	initSet []bool      // per fact: true initially (grows with facts)
+	// delRel, per fluent predicate that some precondition negates: the
+	// initially true facts that a reachable action deletes (nil for the
+	// other predicates); initOf lists the initially true facts by predicate
+	delRel []*relation
+	initOf [][]int32
 
 	typeObjs  [][]int  // per type, once asked for
 	typeMasks [][]bool // per type, once asked for
@@ -91,7 +97,8 @@ type grounder struct {
 	// its kept parameters (all of them unless some are free); methods join
 	// over it. actFull, for actions with free parameters only, holds the
 	// full parameter tuples of the instances made on demand; actGID maps a
-	// tuple index of actFull (or of actRel) to the ground action.
+	// tuple index of actFull (or of actRel) to the ground action, -1 until
+	// one is asked for.
 	actRel  []*relation
 	actFull []*relation
 	actGID  [][]int32
@@ -136,7 +143,11 @@ type gTask struct {
 }
 
 type gMethod struct {
-	schema   *schema // nil for the methods of a choice task
+	schema *schema // nil for the methods of a choice or split task
+	// split and owner, for the methods of a split task: the split, and the
+	// method schema it was split from (binding then covers its variables)
+	split    *split
+	owner    *schema
 	binding  []int32
 	task     int32
 	pre      []int32
@@ -169,7 +180,7 @@ func Ground(ctx context.Context, p *hddl.Problem, opt Options) (*Task, *Stats, e
 		typeObjs:  make([][]int, len(p.Domain.Types)),
 		typeMasks: make([][]bool, len(p.Domain.Types)),
 	}
-	g.j = &joiner{ctx: ctx, objOf: g.objectsOf, isOfType: g.isOfType, maxSteps: opt.MaxSteps}
+	g.j = &joiner{ctx: ctx, objOf: g.objectsOf, isOfType: g.isOfType, canBeFalse: g.canBeFalse, maxSteps: opt.MaxSteps}
 	t, err := g.run()
 	g.stats.JoinSteps = g.j.steps
 	return t, g.stats, err
@@ -181,6 +192,11 @@ func (g *grounder) run() (*Task, error) {
 		return nil, err
 	}
 	start = g.stats.stage("normalise", start)
+	g.rel = g.relevance()
+	if g.err != nil {
+		return nil, g.err
+	}
+	start = g.stats.stage("relevance", start)
 	if err := g.reach(); err != nil {
 		return nil, err
 	}

@@ -275,9 +275,9 @@ func TestFeatures(t *testing.T) {
 	// the free variable ?dest: a choice task, home excluded by the
 	// constraint, z unreachable
 	var choice *ground.Compound
-	for i := range task.Compounds {
-		if task.Compounds[i].Synthetic() {
-			choice = &task.Compounds[i]
+	for _, id := range task.Initial {
+		if !task.IsPrimitive(id) && task.Compound(id).Synthetic() {
+			choice = task.Compound(id)
 		}
 	}
 	if choice == nil {

@@ -29,11 +29,15 @@ const (
 	fEqual    filterKind = iota // args[0] == args[1]
 	fNotEqual                   // args[0] != args[1]
 	fNotIn                      // the tuple of args is not in rel
+	// fCanBeFalse: the fluent fact of pred over args can be false in some
+	// reachable state (see grounder.canBeFalse)
+	fCanBeFalse
 )
 
 type filter struct {
 	kind filterKind
 	rel  *relation
+	pred int // fCanBeFalse
 	args []hddl.Term
 }
 
@@ -304,9 +308,11 @@ type joiner struct {
 	ctx      context.Context
 	objOf    func(t int) []int   // objects of a type
 	isOfType func(o, t int) bool // object o has type t
-	steps    int64               // work done, counted against maxSteps
-	maxSteps int64
-	err      error
+	// canBeFalse reports whether a fluent fact can be false (fCanBeFalse)
+	canBeFalse func(pred int, tup []int32) bool
+	steps      int64 // work done, counted against maxSteps
+	maxSteps   int64
+	err        error
 }
 
 // tick counts work and reports whether to stop.
@@ -404,6 +410,14 @@ func (r *joinRun) check(ids []int) bool {
 			if _, ok := f.rel.find(r.tup); ok {
 				return false
 			}
+		case fCanBeFalse:
+			r.tup = r.tup[:0]
+			for _, a := range f.args {
+				r.tup = append(r.tup, r.val(a))
+			}
+			if !r.j.canBeFalse(f.pred, r.tup) {
+				return false
+			}
 		}
 	}
 	return true
@@ -479,23 +493,40 @@ func (r *joinRun) member(st *step, s int) error {
 }
 
 // candidates returns the tuples of atom a that can match the binding:
-// through the index of the bound column with the fewest tuples, or all of
-// them (all) when no column is bound.
+// through an index on its bound columns together, or all of them (all)
+// when no column is bound.
 func (r *joinRun) candidates(a *atom) (cands []int32, all bool) {
-	all = true
+	var colBuf [8]int
+	var valBuf [8]int32
+	cols, vals := colBuf[:0], valBuf[:0]
+	var mask uint64
 	for col, t := range a.args {
 		if t.IsVar() && r.b[t.Var()] < 0 {
 			continue
 		}
-		l := a.rel.lookup(col, r.val(t))
-		if all || len(l) < len(cands) {
-			cands, all = l, false
-		}
-		if len(cands) == 0 {
-			return nil, false
-		}
+		cols = append(cols, col)
+		vals = append(vals, r.val(t))
+		mask |= 1 << uint(col)
 	}
-	return cands, all
+	switch {
+	case len(cols) == 0:
+		return nil, true
+	case len(cols) == 1 || len(a.args) > 64:
+		// one column, or too many for a mask: the smallest single index
+		all = true
+		for i, col := range cols {
+			l := a.rel.lookup(col, vals[i])
+			if all || len(l) < len(cands) {
+				cands, all = l, false
+			}
+			if len(cands) == 0 {
+				return nil, false
+			}
+		}
+		return cands, false
+	}
+	// every bound column at once, through an index on all of them
+	return a.rel.lookupCols(mask, cols, vals), false
 }
 
 // bind binds the unbound variables of atom a to tuple t, checking the

@@ -76,32 +76,127 @@ type liveness struct {
 	g                   *grounder
 	actAlive, methAlive []bool
 	canTrue, canFalse   []bool // per fact
+	posUsers, negUsers  *csr   // per fact: the actions with it as a positive, negative precondition
 	taskOK              []bool // per ground task: some live method bottoms out
 }
 
-// possibleFacts finds the facts that can be true (initially, or added by a
-// live action) and those that can be false.
+// possibleFacts finds, by the delete relaxation with negative
+// preconditions, the facts that can be true and those that can be false
+// in a reachable state: true initially or added by a live action whose
+// preconditions can hold, false initially or deleted by one. Facts that a
+// live action adds but that no applicable one does (a snake that would
+// enter a wall to free the wall) are found impossible, and with them the
+// actions that need them.
 func (lv *liveness) possibleFacts() {
 	g := lv.g
+	nf := len(g.facts)
 	lv.canTrue = append(lv.canTrue[:0], g.initSet...)
-	lv.canFalse = make([]bool, len(g.facts))
+	lv.canFalse = make([]bool, nf)
 	for f := range lv.canFalse {
 		lv.canFalse[f] = !g.initSet[f]
 	}
-	for i, a := range g.gActs {
+	if lv.posUsers == nil {
+		lv.posUsers = csrOf(nf, len(g.gActs), func(i int) []int32 { return g.gActs[i].pre })
+		lv.negUsers = csrOf(nf, len(g.gActs), func(i int) []int32 { return g.gActs[i].negPre })
+	}
+	missing := make([]int32, len(g.gActs))
+	var ready []int32
+	for i := range g.gActs {
 		if g.stopped(i) {
 			return
 		}
+		a := &g.gActs[i]
 		if !lv.actAlive[i] {
+			missing[i] = -1
 			continue
 		}
-		for _, f := range a.add {
-			lv.canTrue[f] = true
+		n := int32(0)
+		for _, f := range a.pre {
+			if f < 0 {
+				n = -1 // never reachable
+				break
+			}
+			if !lv.canTrue[f] {
+				n++
+			}
 		}
-		for _, f := range a.del {
-			lv.canFalse[f] = true
+		if n >= 0 {
+			for _, f := range a.negPre {
+				if !lv.canFalse[f] {
+					n++
+				}
+			}
+		}
+		missing[i] = n
+		if n == 0 {
+			ready = append(ready, int32(i))
 		}
 	}
+	wake := func(users *csr, f int32) {
+		for _, u := range users.row(f) {
+			if missing[u] > 0 {
+				if missing[u]--; missing[u] == 0 {
+					ready = append(ready, u)
+				}
+			}
+		}
+	}
+	for n := 0; len(ready) > 0; n++ {
+		if g.stopped(n) {
+			return
+		}
+		a := &g.gActs[ready[len(ready)-1]]
+		ready = ready[:len(ready)-1]
+		for _, f := range a.add {
+			if !lv.canTrue[f] {
+				lv.canTrue[f] = true
+				wake(lv.posUsers, f)
+			}
+		}
+		for _, f := range a.del {
+			if !lv.canFalse[f] {
+				lv.canFalse[f] = true
+				wake(lv.negUsers, f)
+			}
+		}
+	}
+}
+
+// csr is a compressed sparse row index: for each of n keys, a list of
+// int32s.
+type csr struct {
+	start []int32
+	vals  []int32
+}
+
+func (c *csr) row(k int32) []int32 { return c.vals[c.start[k]:c.start[k+1]] }
+
+// csrOf indexes, for each key below n, the items i < m whose keys(i)
+// contain it (negative keys ignored; an item is listed once per key
+// occurrence).
+func csrOf(n, m int, keys func(i int) []int32) *csr {
+	c := &csr{start: make([]int32, n+1)}
+	for i := 0; i < m; i++ {
+		for _, k := range keys(i) {
+			if k >= 0 {
+				c.start[k+1]++
+			}
+		}
+	}
+	for k := 0; k < n; k++ {
+		c.start[k+1] += c.start[k]
+	}
+	c.vals = make([]int32, c.start[n])
+	fill := slices.Clone(c.start[:n])
+	for i := 0; i < m; i++ {
+		for _, k := range keys(i) {
+			if k >= 0 {
+				c.vals[fill[k]] = int32(i)
+				fill[k]++
+			}
+		}
+	}
+	return c
 }
 
 func (lv *liveness) possible(pre, neg []int32) bool {
@@ -337,9 +432,11 @@ func (g *grounder) litName(pred int, tup []int32) string {
 // groundFacts fills the fact lists of every action and method.
 func (g *grounder) groundFacts() {
 	tup := make([]int32, 0, 8)
-	lits := func(s *schema, b []int32) (pre, neg []int32) {
-		for _, l := range s.pos {
-			if g.static[l.pred] {
+	// lits grounds the fluent literals under b, leaving out those marked
+	// moved (taken by a split)
+	lits := func(pos, neg []lit, movedPos, movedNeg []bool, b []int32) (pre, negPre []int32) {
+		for i, l := range pos {
+			if g.static[l.pred] || movedPos != nil && movedPos[i] {
 				continue
 			}
 			tup = g.ground(l.args, b, tup[:0])
@@ -349,20 +446,23 @@ func (g *grounder) groundFacts() {
 				pre = append(pre, -1) // unreachable: cannot happen after the joins
 			}
 		}
-		for _, l := range s.neg {
+		for i, l := range neg {
+			if movedNeg != nil && movedNeg[i] {
+				continue
+			}
 			tup = g.ground(l.args, b, tup[:0])
 			if f := g.factOf(l.pred, tup); f >= 0 {
-				neg = append(neg, f)
+				negPre = append(negPre, f)
 			}
 		}
-		return uniq(pre), uniq(neg)
+		return uniq(pre), uniq(negPre)
 	}
 	for i := range g.gActs {
 		if g.stopped(i) {
 			return
 		}
 		a := &g.gActs[i]
-		a.pre, a.negPre = lits(a.schema, a.binding)
+		a.pre, a.negPre = lits(a.schema.pos, a.schema.neg, nil, nil, a.binding)
 		for _, e := range a.schema.effects {
 			tup = g.ground(e.args, a.binding, tup[:0])
 			f := g.factOf(e.pred, tup)
@@ -382,8 +482,11 @@ func (g *grounder) groundFacts() {
 			return
 		}
 		m := &g.gMethods[i]
-		if m.schema != nil {
-			m.pre, m.negPre = lits(m.schema, m.binding)
+		switch {
+		case m.schema != nil:
+			m.pre, m.negPre = lits(m.schema.pos, m.schema.neg, m.schema.movedPos, m.schema.movedNeg, m.binding)
+		case m.split != nil:
+			m.pre, m.negPre = lits(m.split.pos, m.split.neg, nil, nil, m.binding)
 		}
 	}
 }
@@ -490,9 +593,16 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 			Total:    gm.total,
 			Args:     int32sToInts(gm.binding),
 		}
-		if gm.schema != nil {
+		switch {
+		case gm.schema != nil:
 			m.Schema = gm.schema.lifted
 			m.Args = int32sToInts(gm.binding[:gm.schema.nparams])
+		case gm.split != nil:
+			// the values of the split variables
+			m.Args = m.Args[:0]
+			for _, v := range gm.split.vars {
+				m.Args = append(m.Args, int(gm.binding[v]))
+			}
 		}
 		for _, r := range gm.subtasks {
 			m.Subtasks = append(m.Subtasks, refID(r))

@@ -30,8 +30,9 @@ type tuple struct {
 // when the last tuple it needs arrives.
 func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[]tuple) error {
 	type anchor struct {
-		r    *rule
-		atom int
+		r      *rule
+		atom   int // the anchor atom, or -1 for a filter
+		filter int // the anchor fCanBeFalse filter, or -1 for an atom
 		// live lists the columns of the atom whose variables matter
 		// beyond it (needed, or in another atom or filter); when others
 		// do not, a tuple that agrees with an earlier one on these
@@ -44,12 +45,19 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		anchored := false
 		for i, a := range r.q.atoms {
 			if growing[a.rel] {
-				an := &anchor{r: r, atom: i}
+				an := &anchor{r: r, atom: i, filter: -1}
 				if live, ok := r.q.liveColumns(i); !ok {
 					an.live, an.seen = live, map[string]struct{}{}
 				}
 				anchors[a.rel] = append(anchors[a.rel], an)
 				anchored = true
+			}
+		}
+		// a negated fluent atom becomes true for a new binding when an
+		// initially true fact is deleted
+		for i, f := range r.q.filters {
+			if f.kind == fCanBeFalse && growing[g.delRel[f.pred]] {
+				anchors[g.delRel[f.pred]] = append(anchors[g.delRel[f.pred]], &anchor{r: r, atom: -1, filter: i})
 			}
 		}
 		if !anchored {
@@ -70,6 +78,15 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		for _, an := range anchors[it.rel] {
 			r := an.r
 			b := g.unbound(r.s)
+			if an.filter >= 0 {
+				if !g.unify(r.q.filters[an.filter].args, vals, b, r.s) {
+					continue
+				}
+				if err := g.j.run(r.plan(filterAnchor(an.filter), b), b, r.emit); err != nil {
+					return err
+				}
+				continue
+			}
 			if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
 				continue
 			}
@@ -92,9 +109,12 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 	return nil
 }
 
-// plan returns the cached plan of r for an anchor atom (-1 for none):
-// the anchor's tuple is given, so its variables are bound and the atom
-// itself needs no visit.
+// filterAnchor is the plan key of a run anchored at filter i.
+func filterAnchor(i int) int { return -2 - i }
+
+// plan returns the cached plan of r for an anchor atom (-1 for none, or
+// filterAnchor(i) for filter i): the anchor's tuple is given, so its
+// variables are bound and the atom itself needs no visit.
 func (r *rule) plan(anchorAtom int, binding []int32) *joinPlan {
 	if pl, ok := r.plans[anchorAtom]; ok {
 		return pl
@@ -121,6 +141,11 @@ func (g *grounder) reach() error {
 	growing := map[*relation]bool{}
 	for p, rel := range g.rels {
 		if !g.static[p] {
+			growing[rel] = true
+		}
+	}
+	for _, rel := range g.delRel {
+		if rel != nil {
 			growing[rel] = true
 		}
 	}
@@ -182,11 +207,13 @@ func (g *grounder) unify(args []hddl.Term, vals []int, b []int32, s *schema) boo
 	return true
 }
 
-// addAction records a new reachable action instance and queues the facts
-// it adds. An action with free parameters is recorded over its kept
-// parameters only; its ground instances are made on demand (makeAction),
-// and an effect that mentions free parameters adds its fact for every
-// value of their types.
+// addAction records a new reachable action instance, as a tuple of
+// actRel, and queues the facts it adds. Its ground action is made only
+// when a method or the initial network asks for it (action): most of the
+// instances the delete relaxation reaches are never used by the
+// hierarchy. An action with free parameters is recorded over its kept
+// parameters only, and an effect that mentions free parameters adds its
+// fact for every value of their types.
 func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 	key := b[:s.nparams]
 	if s.free {
@@ -195,20 +222,25 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 			key[i] = b[v]
 		}
 	}
+	if !g.rel.relevant(s.lifted, key) {
+		return nil
+	}
 	if _, isNew := g.actRel[s.lifted].add(key); !isNew {
 		return nil
 	}
 	if !s.free {
-		if err := g.newAction(s, b); err != nil {
-			return err
-		}
-	} else if g.partial++; g.partial > g.opt.MaxGround {
+		g.actGID[s.lifted] = append(g.actGID[s.lifted], -1) // made on demand
+	}
+	if g.reachable++; g.reachable > g.opt.MaxGround {
 		// each stands for at least one ground action, were it asked for
-		return fmt.Errorf("%w: more than %d reachable instances of actions with free parameters (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
+		return fmt.Errorf("%w: more than %d reachable action instances (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
 	}
 	tup := make([]int32, 0, 8)
 	for ei, e := range s.effects {
 		if e.del {
+			if g.delRel[e.pred] != nil && (!s.free || g.newEffectKey(s, ei, b)) {
+				g.deletes(s, e, b, queue)
+			}
 			continue
 		}
 		if s.free && !g.newEffectKey(s, ei, b) {
@@ -243,6 +275,55 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 	return nil
 }
 
+// deletes records the initially true facts that the delete effect e of
+// s under b can delete (those its bound arguments match, when some are
+// unbound) and queues the new ones.
+func (g *grounder) deletes(s *schema, e effect, b []int32, queue *[]tuple) {
+	rel := g.delRel[e.pred]
+	bound := true
+	for _, t := range e.args {
+		bound = bound && (!t.IsVar() || b[t.Var()] >= 0)
+	}
+	if bound {
+		tup := g.ground(e.args, b, g.effKey[:0])
+		g.effKey = tup
+		if id := g.factOf(e.pred, tup); id >= 0 && g.initSet[id] {
+			if _, isNew := rel.add(tup); isNew {
+				*queue = append(*queue, tuple{rel, int32(rel.size() - 1)})
+			}
+		}
+		return
+	}
+	vals := make([]int32, len(s.vars))
+	for _, id := range g.initOf[e.pred] {
+		copy(vals, b)
+		args := g.facts[id].Args
+		ok := true
+		for i, t := range e.args {
+			x := int32(args[i])
+			switch {
+			case !t.IsVar():
+				ok = int32(t.Obj()) == x
+			case vals[t.Var()] < 0:
+				ok = g.isOfType(int(x), s.vars[t.Var()].Type)
+				vals[t.Var()] = x
+			default:
+				ok = vals[t.Var()] == x
+			}
+			if !ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		tup := g.ground(e.args, vals, nil)
+		if _, isNew := rel.add(tup); isNew {
+			*queue = append(*queue, tuple{rel, int32(rel.size() - 1)})
+		}
+	}
+}
+
 // newEffectKey reports whether effect ei of s, which may mention free
 // parameters, has not yet been enumerated with the values b gives its
 // bound arguments: the facts it adds depend on those values only, however
@@ -265,12 +346,12 @@ func (g *grounder) newEffectKey(s *schema, ei int, b []int32) bool {
 	return isNew
 }
 
-// newAction makes the ground action of schema s under binding b, the
-// next tuple of actFull (or, without free parameters, of actRel).
-func (g *grounder) newAction(s *schema, b []int32) error {
-	g.actGID[s.lifted] = append(g.actGID[s.lifted], int32(len(g.gActs)))
-	g.gActs = append(g.gActs, gAction{schema: s, binding: append([]int32(nil), b...)})
-	return g.budget(s)
+// newAction makes the ground action of schema s under binding b and
+// returns its index in gActs.
+func (g *grounder) newAction(s *schema, b []int32) (int32, error) {
+	id := int32(len(g.gActs))
+	g.gActs = append(g.gActs, gAction{schema: s, binding: slices.Clone(b)})
+	return id, g.budget(s)
 }
 
 // maxFacts is the most reachable facts grounding may store: four times

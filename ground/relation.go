@@ -15,6 +15,17 @@ type relation struct {
 	small map[uint64]int32    // tuples that pack
 	set   map[string]int32    // tuples that do not; nil until needed
 	index []map[int32][]int32 // per column; nil until used
+	// multi holds, per set of two or more columns (a bit mask), an index
+	// on their values together; built when a lookup first asks for it
+	multi map[uint64]*multiIndex
+}
+
+// multiIndex maps the values of some columns, packed like a tuple's key,
+// to the tuples that hold them.
+type multiIndex struct {
+	cols  []int
+	small map[uint64][]int32
+	big   map[string][]int32
 }
 
 func newRelation(arity int) *relation {
@@ -91,7 +102,47 @@ func (r *relation) add(t []int32) (int32, bool) {
 			idx[t[col]] = append(idx[t[col]], i)
 		}
 	}
+	for _, mi := range r.multi {
+		mi.add(t, i)
+	}
 	return i, true
+}
+
+// add indexes tuple t, at index i.
+func (mi *multiIndex) add(t []int32, i int32) {
+	var buf [8]int32
+	vals := buf[:0]
+	for _, c := range mi.cols {
+		vals = append(vals, t[c])
+	}
+	if k, ok := pack(vals); ok {
+		mi.small[k] = append(mi.small[k], i)
+		return
+	}
+	if mi.big == nil {
+		mi.big = map[string][]int32{}
+	}
+	mi.big[string(key(vals))] = append(mi.big[string(key(vals))], i)
+}
+
+// lookupCols returns the indices of the tuples whose columns cols (two or
+// more, in increasing order; mask has their bits) hold vals.
+func (r *relation) lookupCols(mask uint64, cols []int, vals []int32) []int32 {
+	mi := r.multi[mask]
+	if mi == nil {
+		mi = &multiIndex{cols: append([]int(nil), cols...), small: map[uint64][]int32{}}
+		for i := 0; i < r.size(); i++ {
+			mi.add(r.tuple(int32(i)), int32(i))
+		}
+		if r.multi == nil {
+			r.multi = map[uint64]*multiIndex{}
+		}
+		r.multi[mask] = mi
+	}
+	if k, ok := pack(vals); ok {
+		return mi.small[k]
+	}
+	return mi.big[string(key(vals))]
 }
 
 // lookup returns the indices of the tuples whose column col holds v.

@@ -2,6 +2,7 @@ package ground
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/htnsat/htnsat/hddl"
 )
@@ -16,8 +17,9 @@ type schema struct {
 	pos     []lit // positive atoms
 	neg     []lit // negative atoms
 	q       *query
-	// atomLit[i] is the index in pos of query atom i, or -1 for an atom
-	// that is a primitive subtask.
+	// atomLit[i] is the index in pos of query atom i, or subtaskAtom(k)
+	// for the atom of subtask k (over the reachable actions, or over the
+	// task's bottom-up relation).
 	atomLit []int
 	plans   map[int]*joinPlan // by anchor atom (-1: none) for actions, by 0 for methods
 	effects []effect          // actions
@@ -32,6 +34,11 @@ type schema struct {
 	splits  []*split
 	main    *query
 	splitOf []int
+	// ordering is a method's ordering, shared by its ground instances
+	ordering []Order
+	// movedPos and movedNeg mark the fluent literals the splits took: the
+	// method's own instances leave them out of their preconditions
+	movedPos, movedNeg []bool
 }
 
 // prepare finds the static predicates, loads the initial state and
@@ -68,6 +75,14 @@ func (g *grounder) prepare() error {
 			g.rels[a.Pred].add(tup)
 		} else if id, isNew := g.addFact(a.Pred, tup); isNew {
 			g.initSet[id] = true
+		}
+	}
+	g.delRel = make([]*relation, np)
+	g.initOf = make([][]int32, np)
+	for id, in := range g.initSet {
+		if in {
+			p := g.facts[id].Pred
+			g.initOf[p] = append(g.initOf[p], int32(id))
 		}
 	}
 	g.actions = make([][]*schema, len(d.Actions))
@@ -137,6 +152,9 @@ func (g *grounder) factOf(pred int, tup []int32) int32 {
 	return -1
 }
 
+// subtaskAtom marks, in schema.atomLit, the atom of subtask k.
+func subtaskAtom(k int) int { return -2 - k }
+
 // newSchema builds the query of one disjunct: positive static and fluent
 // atoms are joined, equalities and negated static atoms are filters,
 // negated fluent atoms are kept for the ground precondition.
@@ -192,6 +210,14 @@ func (g *grounder) actionSchemas(ai int) ([]*schema, error) {
 		for _, v := range s.kept {
 			s.q.need[v], s.q.skip[v] = true, false
 		}
+		// a negated fluent atom over kept parameters only filters the
+		// reachable instances; one over a free parameter is left to the
+		// ground precondition, so that the parameter stays free
+		for _, l := range s.neg {
+			if g.overKept(s, l.args) {
+				g.negFilter(s, l)
+			}
+		}
 		for _, l := range c {
 			for _, t := range l.args {
 				if t.IsVar() && t.Var() >= a.NumParams {
@@ -209,17 +235,20 @@ func (g *grounder) methodSchemas(mi int, dnf []conj) []*schema {
 	var out []*schema
 	for _, c := range dnf {
 		s := g.newSchema("method "+m.Name, mi, m.Vars, m.NumParams, c)
+		for _, l := range s.neg {
+			g.negFilter(s, l)
+		}
 		// subtasks are atoms over the reachable actions and, where they
 		// bind variables, over the compound task instances that can be
 		// decomposed bottom-up
-		for _, st := range m.Network.Subtasks {
+		for k, st := range m.Network.Subtasks {
 			switch {
 			case st.Task.Primitive:
 				s.q.atoms = append(s.q.atoms, atom{rel: g.actRel[st.Task.Index], args: g.keptArgs(st.Task.Index, st.Args), desc: g.d.Actions[st.Task.Index].Name})
-				s.atomLit = append(s.atomLit, -1)
+				s.atomLit = append(s.atomLit, subtaskAtom(k))
 			case g.needBU[st.Task.Index]:
 				s.q.atoms = append(s.q.atoms, atom{rel: g.buRel[st.Task.Index], args: st.Args, desc: g.d.Tasks[st.Task.Index].Name})
-				s.atomLit = append(s.atomLit, -1)
+				s.atomLit = append(s.atomLit, subtaskAtom(k))
 			}
 			for _, t := range st.Args {
 				if t.IsVar() {
@@ -242,6 +271,9 @@ func (g *grounder) methodSchemas(mi int, dnf []conj) []*schema {
 		// quantified variables that were expanded away take no value
 		for v := m.NumParams; v < len(m.Vars); v++ {
 			s.q.skip[v] = !s.q.need[v]
+		}
+		for _, o := range m.Network.Ordering {
+			s.ordering = append(s.ordering, Order{Before: int32(o.Before), After: int32(o.After)})
 		}
 		g.splitMethod(s, m)
 		out = append(out, s)
@@ -283,6 +315,44 @@ func freeParams(s *schema) (kept []int, free bool) {
 		}
 	}
 	return kept, free
+}
+
+// negFilter adds to s's query the filter that the negated fluent atom l
+// can be false, and starts tracking the deletions of its predicate.
+func (g *grounder) negFilter(s *schema, l lit) {
+	s.q.filters = append(s.q.filters, filter{kind: fCanBeFalse, pred: l.pred, args: l.args})
+	if g.delRel[l.pred] == nil {
+		g.delRel[l.pred] = newRelation(len(g.d.Predicates[l.pred].Params))
+	}
+}
+
+// overKept reports whether every variable of args is a kept parameter of
+// the action schema s.
+func (g *grounder) overKept(s *schema, args []hddl.Term) bool {
+	for _, t := range args {
+		if t.IsVar() && !slices.Contains(s.kept, t.Var()) {
+			return false
+		}
+	}
+	return true
+}
+
+// canBeFalse reports whether the fluent fact pred(tup) can be false in a
+// reachable state of the delete relaxation with negative preconditions:
+// it is never reached, false initially, or deleted by a reachable action.
+// Before and during the reachability analysis this is what has been found
+// so far; the analysis reruns the queries a new deletion can satisfy.
+func (g *grounder) canBeFalse(pred int, tup []int32) bool {
+	ti, ok := g.rels[pred].find(tup)
+	if !ok || !g.initSet[g.factIDs[pred][ti]] {
+		return true
+	}
+	d := g.delRel[pred]
+	if d == nil {
+		return true
+	}
+	_, ok = d.find(tup)
+	return ok
 }
 
 // keptArgs returns the arguments of a primitive subtask at the kept

@@ -8,190 +8,404 @@ import (
 
 // Splitting methods.
 //
-// A method's variables that its task does not bind fall into independent
-// groups: two variables are in one group when a literal of the
-// precondition or a subtask mentions both. Grounding the method binds
-// every group, so its instances are the product of the groups' bindings.
-// When a group is mentioned by exactly one subtask and by static literals
-// only, its binding matters to that subtask alone: the subtask is replaced
-// by a synthetic task, whose arguments are the task's variables the group's
-// literals mention and whose methods, one per binding of the group, each
-// have the original subtask as their only subtask. The instances then add
-// up instead of multiplying: in the IPC Woodworking domain a method with
-// three such groups of 2, 2 and 4 variables goes from more than 3·10^8
-// join steps to a few thousand instances. Plans are unchanged: a synthetic
-// task stands where its subtask stood, and plans are written without it
-// (Solution.ToPlan). A fluent literal ties the group to the state in
-// which the method starts, so a group with one is never split.
+// Grounding a method binds all its variables, so its instances are the
+// product of the values each takes. A variable that only one subtask
+// mentions (besides the method's literals) matters to that subtask alone:
+// the subtask is replaced by a synthetic task, whose arguments are the
+// subtask's other variables (and those its literals share with the rest
+// of the method), and whose methods, one per binding of the local
+// variables that satisfies their literals, each have the original subtask
+// as their only subtask. The instances then add up instead of multiplying:
+// in IPC Childsnack, serving a child takes any sandwich, bread, content
+// and tray, but bread and content matter only to making the sandwich, so
+// each (sandwich, tray) pair needs one method and each (sandwich, bread,
+// content) triple one synthetic one; in IPC Woodworking a method with three
+// such groups goes from more than 3·10^8 join steps to a few thousand
+// instances. This is the parameter splitting of pandaPI's parser.
+//
+// In a totally ordered method a variable may also pass a value between
+// consecutive subtasks (IPC Factories delivers a resource from wherever
+// it is: the truck goes to ?ls, picks the resource up there, goes to the
+// destination and drops it): the subtasks from its first occurrence to its
+// last then split off together, and the synthetic methods have them as
+// their subtasks, in order. Groups whose spans overlap merge; when merging
+// leaves nothing worth splitting, the one-subtask groups are tried.
+//
+// Plans are unchanged: a synthetic task stands where its subtasks stood,
+// and plans are written without it (Solution.ToPlan).
+//
+// A method's precondition holds in the state where its first subtask
+// starts. A literal over static facts holds in every state, so it moves
+// with the variables it mentions. A fluent literal moves only to the
+// subtask that comes first, and only in a totally ordered problem: the
+// synthetic method's precondition then holds in that same state, since
+// nothing can run between the two.
 
-// split is one group of a method's variables split off into a synthetic
-// task.
+// split is the local variables of one subtask, or of a span of them,
+// split off into a synthetic task.
 type split struct {
 	index int   // among the schema's splits
-	sub   int   // the subtask it replaces
-	vars  []int // the group's variables, the synthetic methods' Args
-	ctx   []int // bound variables its literals and subtask mention: the synthetic task's Args
-	q     *query
-	pl    *joinPlan // q with ctx bound
-	rel   *relation
-	gid   []int32 // tuple index of rel -> synthetic gTask
+	subs  []int // the subtasks it replaces: one, or consecutive ones of a totally ordered method
+	// ordering is the synthetic methods' ordering: the chain over subs
+	ordering []Order
+	vars     []int // the local variables, the synthetic methods' Args
+	ctx      []int // the other variables its subtask and literals mention: the synthetic task's Args
+	pos      []lit // the fluent literals moved to the synthetic methods
+	neg      []lit
+	q        *query
+	pl       *joinPlan // q with ctx bound
+	rel      *relation
+	gid      []int32 // tuple index of rel -> synthetic gTask
 }
 
-// splitMethod finds the groups of schema s of method m to split off, and
-// the query of the rest. It leaves s unchanged when no split pays: with a
-// single group and nothing else unbound, the instances are the group's
-// bindings either way.
-func (g *grounder) splitMethod(s *schema, m *hddl.Method) {
-	sg := g.splitGroups(s, m)
-	var cands []int
-	for r, gr := range sg.groups {
-		if len(gr.subs) == 1 && !gr.fluent {
-			cands = append(cands, r)
+// splitEdge is a literal of a method: a query atom (pos, static or
+// fluent), a filter (equality or negated static atom) or a negated fluent
+// atom (neg).
+type splitEdge struct {
+	args   []hddl.Term
+	fluent bool
+	atom   int // index in the query's atoms, or -1
+	filter int // index in the query's filters, or -1
+	pos    int // index in the schema's pos, or -1
+	neg    int // index in the schema's neg, or -1
+}
+
+// methodEdges lists the literals of schema s.
+func (g *grounder) methodEdges(s *schema) []splitEdge {
+	var edges []splitEdge
+	for i, a := range s.q.atoms {
+		e := splitEdge{args: a.args, atom: i, filter: -1, pos: -1, neg: -1}
+		if i < len(s.atomLit) && s.atomLit[i] >= 0 {
+			e.pos = s.atomLit[i]
+			e.fluent = !g.static[s.pos[e.pos].pred]
+		} else {
+			continue // a subtask, not a literal
+		}
+		edges = append(edges, e)
+	}
+	for i, f := range s.q.filters {
+		edges = append(edges, splitEdge{args: f.args, atom: -1, filter: i, pos: -1, neg: -1})
+	}
+	for i, l := range s.neg {
+		edges = append(edges, splitEdge{args: l.args, fluent: true, atom: -1, filter: -1, pos: -1, neg: i})
+	}
+	return edges
+}
+
+// firstSubtask is the subtask ordered before every other one, or -1.
+func firstSubtask(m *hddl.Method) int {
+	n := len(m.Network.Subtasks)
+	switch {
+	case n == 0:
+		return -1
+	case m.Network.Total:
+		return 0
+	}
+	preds := make([]int, n)
+	for _, o := range m.Network.Ordering {
+		preds[o.After]++
+	}
+	first := -1
+	for k := range n {
+		if preds[k] == 0 {
+			if first >= 0 {
+				return -1
+			}
+			first = k
 		}
 	}
-	if len(cands) == 0 || len(cands) == 1 && len(sg.groups) == 1 {
+	// the only task without a predecessor precedes all others (the
+	// ordering is acyclic)
+	return first
+}
+
+// splitMethod finds, for every subtask of schema s of method m, the
+// variables local to it that can be split off, and the query of the rest.
+// It leaves s unchanged when no split pays.
+func (g *grounder) splitMethod(s *schema, m *hddl.Method) {
+	nv := len(s.vars)
+	subs := m.Network.Subtasks
+	if len(subs) == 0 {
 		return
 	}
-	slices.Sort(cands)
-	nv := len(s.vars)
-	inSplit := make([]bool, nv)
-	dropAtom := make([]bool, len(s.q.atoms))
-	dropFilter := make([]bool, len(s.q.filters))
-	for _, r := range cands {
-		sp := sg.newSplit(s, r, inSplit, dropAtom, dropFilter)
-		sp.index = len(s.splits)
-		s.splits = append(s.splits, sp)
+	bound := make([]bool, nv)
+	for _, t := range m.TaskArgs {
+		if t.IsVar() {
+			bound[t.Var()] = true
+		}
 	}
+	// the subtasks each unbound variable occurs in
+	occ := make([][]int, nv)
+	for k := range subs {
+		for _, t := range subs[k].Args {
+			if v := t.Var(); t.IsVar() && !bound[v] && !s.q.skip[v] && !slices.Contains(occ[v], k) {
+				occ[v] = append(occ[v], k)
+			}
+		}
+	}
+	// first with spans (a local variable of a totally ordered method may
+	// pass a value between consecutive subtasks), then, if that does not
+	// pay (the spans merged too much), with one subtask per variable
+	var p *splitPlan
+	if m.Network.Total {
+		p = g.planSplits(s, m, bound, occ, true)
+	}
+	if p == nil {
+		p = g.planSplits(s, m, bound, occ, false)
+	}
+	if p == nil {
+		return
+	}
+	splits, inSplit, dropAtom, dropFilter, movedPos, movedNeg := p.splits, p.inSplit, p.dropAtom, p.dropFilter, p.movedPos, p.movedNeg
+	for i, sp := range splits {
+		sp.index = i
+	}
+	s.splits = splits
 	s.main = mainQuery(s, inSplit, dropAtom, dropFilter)
-	s.splitOf = make([]int, len(m.Network.Subtasks))
+	s.movedPos, s.movedNeg = movedPos, movedNeg
+	s.splitOf = make([]int, len(subs))
 	for k := range s.splitOf {
 		s.splitOf[k] = -1
 	}
 	for i, sp := range s.splits {
-		s.splitOf[sp.sub] = i
+		for _, k := range sp.subs {
+			s.splitOf[k] = i
+		}
+	}
+	// a split of several subtasks stands for them as one: renumber the
+	// method's ordering
+	newPos := make([]int32, len(subs))
+	n := int32(0)
+	for k := range subs {
+		if i := s.splitOf[k]; i >= 0 && s.splits[i].subs[0] != k {
+			newPos[k] = newPos[s.splits[i].subs[0]]
+			continue
+		}
+		newPos[k] = n
+		n++
+	}
+	if int(n) < len(subs) {
+		var ordering []Order
+		for _, o := range s.ordering {
+			if a, b := newPos[o.Before], newPos[o.After]; a != b && !slices.Contains(ordering, Order{Before: a, After: b}) {
+				ordering = append(ordering, Order{Before: a, After: b})
+			}
+		}
+		s.ordering = ordering
 	}
 }
 
-// splitEdge is a literal or subtask of a method, joining the variables it
-// mentions.
-type splitEdge struct {
-	args   []hddl.Term
-	fluent bool
-	sub    int // subtask index, or -1
-	atom   int // index in the query's atoms, or -1
-	filter int // index in the query's filters, or -1
+// splitPlan is a way to split a method: the splits and what they take
+// from it.
+type splitPlan struct {
+	splits                        []*split
+	inSplit, dropAtom, dropFilter []bool
+	movedPos, movedNeg            []bool
 }
 
-// splitGroup is one group of a method's unbound variables: the subtasks
-// that mention it, whether a fluent literal does, and its edges.
-type splitGroup struct {
-	subs   []int
-	fluent bool
-	edges  []int
-}
-
-// methodSplit is the partition of a method's unbound variables into
-// groups, by the union-find root of each.
-type methodSplit struct {
-	bound  []bool // bound by the task
-	uf     unionFind
-	edges  []splitEdge
-	groups map[int]*splitGroup
-}
-
-// splitGroups partitions the variables of s that the task of m leaves
-// unbound: two are in one group when a literal or subtask mentions both.
-func (g *grounder) splitGroups(s *schema, m *hddl.Method) *methodSplit {
+// planSplits groups the unbound variables of schema s of method m (occ:
+// the subtasks each occurs in) into splits, with spans of subtasks or
+// (spans false) one subtask each, and returns the plan, or nil when no
+// split pays.
+func (g *grounder) planSplits(s *schema, m *hddl.Method, bound []bool, occ [][]int, spans bool) *splitPlan {
 	nv := len(s.vars)
-	sg := &methodSplit{bound: make([]bool, nv), uf: newUnionFind(nv), groups: map[int]*splitGroup{}}
-	for _, t := range m.TaskArgs {
-		if t.IsVar() {
-			sg.bound[t.Var()] = true
-		}
+	subs := m.Network.Subtasks
+	// candidate variables: those in one subtask, or with spans in several
+	cand := make([]bool, nv)
+	for v := range cand {
+		cand[v] = len(occ[v]) == 1 || len(occ[v]) > 1 && spans
 	}
-	for i, a := range s.q.atoms {
-		e := splitEdge{args: a.args, sub: -1, atom: i, filter: -1}
-		if i < len(s.pos) {
-			e.fluent = !g.static[s.pos[i].pred]
-		}
-		sg.edges = append(sg.edges, e)
+	first := -1
+	if g.p.IsTotalOrder() {
+		first = firstSubtask(m)
 	}
-	for i, f := range s.q.filters {
-		sg.edges = append(sg.edges, splitEdge{args: f.args, sub: -1, atom: -1, filter: i})
-	}
-	for _, l := range s.neg {
-		sg.edges = append(sg.edges, splitEdge{args: l.args, fluent: true, sub: -1, atom: -1, filter: -1})
-	}
-	for k := range m.Network.Subtasks {
-		sg.edges = append(sg.edges, splitEdge{args: m.Network.Subtasks[k].Args, sub: k, atom: -1, filter: -1})
-	}
-	free := func(t hddl.Term) bool { return t.IsVar() && !sg.bound[t.Var()] && !s.q.skip[t.Var()] }
-	for _, e := range sg.edges {
-		first := -1
-		for _, t := range e.args {
-			if !free(t) {
-				continue
+	edges := g.methodEdges(s)
+	// group[v] is the group of subtasks candidate v splits off with: its
+	// own subtask, or the span of subtasks its occurrences cover, merged
+	// with the spans it overlaps. Drop the variables whose literals tie
+	// them elsewhere, to a fixpoint: a fluent literal on a group without
+	// the first subtask, or a literal joining variables of two groups.
+	var group []int // per variable: the group's first subtask, or -1
+	var span []int  // per subtask: the group's first subtask, or -1
+	for changed := true; changed; {
+		changed = false
+		group, span = splitGroups(len(subs), occ, cand)
+		for _, e := range edges {
+			k := -1
+			for _, t := range e.args {
+				if !t.IsVar() || group[t.Var()] < 0 {
+					continue
+				}
+				gk := group[t.Var()]
+				if e.fluent && span[max(first, 0)] != gk || first < 0 && e.fluent || k >= 0 && gk != k {
+					for _, u := range e.args {
+						if u.IsVar() && cand[u.Var()] {
+							cand[u.Var()] = false
+							changed = true
+						}
+					}
+					break
+				}
+				k = gk
 			}
-			if first < 0 {
-				first = sg.uf.find(t.Var())
-			} else {
-				sg.uf.union(t.Var(), first)
-				first = sg.uf.find(first)
-			}
-		}
-	}
-	for v := 0; v < nv; v++ {
-		if !sg.bound[v] && !s.q.skip[v] {
-			sg.groups[sg.uf.find(v)] = &splitGroup{}
-		}
-	}
-	for i, e := range sg.edges {
-		seen := map[int]bool{}
-		for _, t := range e.args {
-			if !free(t) || seen[sg.uf.find(t.Var())] {
-				continue
-			}
-			r := sg.uf.find(t.Var())
-			seen[r] = true
-			gr := sg.groups[r]
-			gr.edges = append(gr.edges, i)
-			gr.fluent = gr.fluent || e.fluent
-			if e.sub >= 0 {
-				gr.subs = append(gr.subs, e.sub)
+			if changed {
+				break
 			}
 		}
 	}
-	return sg
+	splitVars := make([][]int, len(subs)) // per group, by its first subtask
+	nSplit := 0
+	for v, gk := range group {
+		if gk >= 0 {
+			splitVars[gk] = append(splitVars[gk], v)
+			nSplit++
+		}
+	}
+	if nSplit == 0 {
+		return nil
+	}
+	inSplit := make([]bool, nv)
+	dropAtom := make([]bool, len(s.q.atoms))
+	dropFilter := make([]bool, len(s.q.filters))
+	movedPos := make([]bool, len(s.pos))
+	movedNeg := make([]bool, len(s.neg))
+	var splits []*split
+	for gk, vars := range splitVars {
+		if len(vars) == 0 {
+			continue
+		}
+		var ks []int
+		for k := range subs {
+			if span[k] == gk {
+				ks = append(ks, k)
+			}
+		}
+		sp := newSplit(s, m, ks, vars, edges, inSplit, dropAtom, dropFilter, movedPos, movedNeg)
+		splits = append(splits, sp)
+	}
+	if !splitPays(s, splits, bound, inSplit) {
+		return nil
+	}
+	return &splitPlan{splits, inSplit, dropAtom, dropFilter, movedPos, movedNeg}
 }
 
-// newSplit makes the split of group r: its variables, the bound
-// variables its literals and subtask mention (the synthetic task's
-// arguments), and the query of its literals; it marks what the split takes
-// from the method.
-func (sg *methodSplit) newSplit(s *schema, r int, inSplit, dropAtom, dropFilter []bool) *split {
+// splitGroups groups the subtasks of a method for the candidate
+// variables: a variable occurring in one subtask groups it alone, one
+// occurring in several groups the span from the first to the last, and
+// overlapping spans merge. group[v] is the first subtask of v's group
+// (-1 for a variable that is not a candidate) and span[k] that of k's
+// group (-1 for a subtask in no group).
+func splitGroups(n int, occ [][]int, cand []bool) (group, span []int) {
+	span = make([]int, n)
+	for k := range span {
+		span[k] = -1
+	}
+	// mark each candidate's span, then merge overlapping marks left to
+	// right: end[k] is the furthest subtask a span starting at k reaches
+	end := make([]int, n)
+	for k := range end {
+		end[k] = -1
+	}
+	for v, ks := range occ {
+		if !cand[v] || len(ks) == 0 {
+			continue
+		}
+		lo, hi := slices.Min(ks), slices.Max(ks)
+		end[lo] = max(end[lo], hi)
+	}
+	for k := 0; k < n; {
+		if end[k] < 0 {
+			k++
+			continue
+		}
+		lo, hi := k, end[k]
+		for j := k; j <= hi; j++ {
+			hi = max(hi, end[j])
+			span[j] = lo
+		}
+		k = hi + 1
+	}
+	group = make([]int, len(occ))
+	for v, ks := range occ {
+		group[v] = -1
+		if cand[v] && len(ks) > 0 {
+			group[v] = span[ks[0]]
+		}
+	}
+	return group, span
+}
+
+// splitPays reports whether splitting saves instances: unless some
+// variable stays unbound in the method, or a synthetic task leaves out a
+// variable the task binds (so that several of the method's instances share
+// it), the synthetic tasks only add a level.
+func splitPays(s *schema, splits []*split, bound, inSplit []bool) bool {
+	if len(splits) > 1 {
+		return true
+	}
+	for v := range s.vars {
+		if !bound[v] && !inSplit[v] && !s.q.skip[v] && s.q.need[v] {
+			return true
+		}
+	}
+	for _, sp := range splits {
+		for v, b := range bound {
+			if b && !slices.Contains(sp.ctx, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// newSplit makes the split of the local variables vars of subtask k: the
+// query of the literals that mention them, the context it needs bound,
+// and the fluent literals it takes; it marks what it takes from the method.
+func newSplit(s *schema, m *hddl.Method, ks []int, vars []int, edges []splitEdge, inSplit, dropAtom, dropFilter, movedPos, movedNeg []bool) *split {
 	nv := len(s.vars)
-	gr := sg.groups[r]
-	sp := &split{sub: gr.subs[0]}
+	sp := &split{subs: ks, vars: vars}
+	for i := 1; i < len(ks); i++ {
+		sp.ordering = append(sp.ordering, Order{Before: int32(i - 1), After: int32(i)})
+	}
 	q := &query{name: s.q.name + " (split)", vars: s.vars, need: make([]bool, nv), skip: make([]bool, nv)}
 	for v := range q.skip {
 		q.skip[v] = true
 	}
-	isCtx := make([]bool, nv)
-	for v := 0; v < nv; v++ {
-		if !sg.bound[v] && !s.q.skip[v] && sg.uf.find(v) == r {
-			sp.vars = append(sp.vars, v)
-			inSplit[v] = true
-			q.need[v], q.skip[v] = true, false
-		}
+	mine := make([]bool, nv)
+	for _, v := range vars {
+		mine[v], inSplit[v] = true, true
+		q.need[v], q.skip[v] = true, false
 	}
-	for _, ei := range gr.edges {
-		e := sg.edges[ei]
-		for _, t := range e.args {
-			if t.IsVar() && sg.bound[t.Var()] && !isCtx[t.Var()] {
+	isCtx := make([]bool, nv)
+	addCtx := func(args []hddl.Term) {
+		for _, t := range args {
+			if t.IsVar() && !mine[t.Var()] {
 				isCtx[t.Var()] = true
 				q.skip[t.Var()] = false
 			}
 		}
+	}
+	// the subtasks' own atoms (their reachable instances) go with them
+	for _, k := range ks {
+		addCtx(m.Network.Subtasks[k].Args)
+		for i := range s.q.atoms {
+			if s.atomLit[i] == subtaskAtom(k) {
+				q.atoms = append(q.atoms, s.q.atoms[i])
+				dropAtom[i] = true
+			}
+		}
+	}
+	for _, e := range edges {
+		touches := false
+		for _, t := range e.args {
+			if t.IsVar() && mine[t.Var()] {
+				touches = true
+			}
+		}
+		if !touches {
+			continue
+		}
+		addCtx(e.args)
 		switch {
 		case e.atom >= 0:
 			q.atoms = append(q.atoms, s.q.atoms[e.atom])
@@ -200,8 +414,16 @@ func (sg *methodSplit) newSplit(s *schema, r int, inSplit, dropAtom, dropFilter 
 			q.filters = append(q.filters, s.q.filters[e.filter])
 			dropFilter[e.filter] = true
 		}
+		if e.pos >= 0 && e.fluent {
+			sp.pos = append(sp.pos, s.pos[e.pos])
+			movedPos[e.pos] = true
+		}
+		if e.neg >= 0 {
+			sp.neg = append(sp.neg, s.neg[e.neg])
+			movedNeg[e.neg] = true
+		}
 	}
-	for v := 0; v < nv; v++ {
+	for v := range nv {
 		if isCtx[v] {
 			sp.ctx = append(sp.ctx, v)
 		}
@@ -265,15 +487,14 @@ func (g *grounder) expandSplit(ti int32) error {
 	}
 	tup := make([]int32, 0, 8)
 	return g.j.run(sp.pl, b, func(b []int32) error {
-		gm := gMethod{task: ti, total: true}
-		for _, v := range sp.vars {
-			gm.binding = append(gm.binding, b[v])
+		gm := gMethod{task: ti, total: true, split: sp, owner: s, binding: slices.Clone(b), ordering: sp.ordering}
+		for _, k := range sp.subs {
+			r, ok, err := g.ref(&m.Network.Subtasks[k], b, tup)
+			if err != nil || !ok {
+				return err
+			}
+			gm.subtasks = append(gm.subtasks, r)
 		}
-		r, ok, err := g.ref(&m.Network.Subtasks[sp.sub], b, tup)
-		if err != nil || !ok {
-			return err
-		}
-		gm.subtasks = []gRef{r}
 		g.gTasks[ti].methods = append(g.gTasks[ti].methods, int32(len(g.gMethods)))
 		g.gMethods = append(g.gMethods, gm)
 		return g.budget(s)

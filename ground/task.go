@@ -40,9 +40,9 @@ type Action struct {
 type Compound struct {
 	// Schema indexes the domain's tasks, or is -1 for a synthetic choice
 	// task: one that binds free variables of the initial task network, or
-	// one that stands for a subtask of a method and binds the variables
-	// only that subtask uses (each of its methods has that subtask as its
-	// only subtask). Plans are written without synthetic tasks.
+	// one that stands for a subtask of a method, or for consecutive ones,
+	// and binds the variables only they use (each of its methods has those
+	// subtasks as its subtasks). Plans are written without synthetic tasks.
 	Schema  int
 	Args    []int
 	Methods []MethodID

@@ -41,8 +41,8 @@ func (g *grounder) task(schema int, args []int32) int32 {
 }
 
 // action returns the ground action of a lifted action and parameters, or
-// false if no such action is reachable. The instances of an action with
-// free parameters are made here, on first demand.
+// false if no such action is reachable. Ground actions are made here, on
+// first demand.
 func (g *grounder) action(schema int, args []int32) (int32, bool, error) {
 	full := g.actFull[schema]
 	if full == nil {
@@ -50,7 +50,18 @@ func (g *grounder) action(schema int, args []int32) (int32, bool, error) {
 		if !ok {
 			return 0, false, nil
 		}
-		return g.actGID[schema][ti], true, nil
+		gid := g.actGID[schema][ti]
+		if gid < 0 {
+			s := g.actions[schema][0]
+			b := g.unbound(s)
+			copy(b, args)
+			var err error
+			if gid, err = g.newAction(s, b); err != nil {
+				return 0, false, err
+			}
+			g.actGID[schema][ti] = gid
+		}
+		return gid, true, nil
 	}
 	if ti, ok := full.find(args); ok {
 		return g.actGID[schema][ti], true, nil
@@ -71,10 +82,12 @@ func (g *grounder) action(schema int, args []int32) (int32, bool, error) {
 	b := g.unbound(s)
 	copy(b, args)
 	full.add(args)
-	if err := g.newAction(s, b); err != nil {
+	gid, err := g.newAction(s, b)
+	if err != nil {
 		return 0, false, err
 	}
-	return g.actGID[schema][len(g.actGID[schema])-1], true, nil
+	g.actGID[schema] = append(g.actGID[schema], gid)
+	return gid, true, nil
 }
 
 // ref grounds a subtask under a binding; ok is false for a primitive
@@ -126,7 +139,10 @@ func (g *grounder) expand(ti int32) error {
 				gm := gMethod{schema: s, binding: append([]int32(nil), b...), task: ti, total: m.Network.Total}
 				for k := range m.Network.Subtasks {
 					if s.splitOf != nil && s.splitOf[k] >= 0 {
-						gm.subtasks = append(gm.subtasks, gRef{idx: g.splitTask(s, s.splits[s.splitOf[k]], b)})
+						// a split stands where its first subtask stood
+						if sp := s.splits[s.splitOf[k]]; sp.subs[0] == k {
+							gm.subtasks = append(gm.subtasks, gRef{idx: g.splitTask(s, sp, b)})
+						}
 						continue
 					}
 					r, ok, err := g.ref(&m.Network.Subtasks[k], b, tup)
@@ -136,9 +152,7 @@ func (g *grounder) expand(ti int32) error {
 					}
 					gm.subtasks = append(gm.subtasks, r)
 				}
-				for _, o := range m.Network.Ordering {
-					gm.ordering = append(gm.ordering, Order{Before: int32(o.Before), After: int32(o.After)})
-				}
+				gm.ordering = s.ordering // shared by the schema's instances, never changed
 				g.gTasks[ti].methods = append(g.gTasks[ti].methods, int32(len(g.gMethods)))
 				g.gMethods = append(g.gMethods, gm)
 				return g.budget(s)

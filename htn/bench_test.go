@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -13,7 +13,7 @@ import (
 // once, outside the loop) and reports the nodes expanded.
 func benchSolve(b *testing.B, line string, style sudoku.Style, opt htn.Options) {
 	_, task := sudokuTask(b, line, style)
-	task = ground.FoldTests(task).Task
+	task = testutil.Compact(b, task).Task
 	b.ReportAllocs()
 	var nodes int64
 	for b.Loop() {

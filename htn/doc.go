@@ -24,8 +24,9 @@
 // and the choice groups of the task (ground.ChoiceGroups), which cut a
 // branch when a value has no taker left and force a task when it has one.
 //
-// The search takes the task as given: folding pure tests into method
-// preconditions (ground.FoldTests) happens upstream, once for every engine.
+// The search takes the task as given: compaction (tasks with a single
+// method inlined, pure tests folded into method preconditions,
+// ground.Compact) happens upstream, once for every engine.
 // Solve returns a ground.Solution; its ToPlan writes it in the IPC 2020
 // format, and package verify judges it against the lifted model.
 //

@@ -27,7 +27,11 @@ func ExampleSolve() {
 		fmt.Println(err)
 		return
 	}
-	folded := ground.FoldTests(t)
+	folded, err := ground.Compact(context.Background(), t)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	sol, _, err := htn.Solve(context.Background(), folded.Task, htn.Options{})
 	if err != nil {
 		fmt.Println(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/testutil"
 )
 
 func (gs *groupState) check(s *dfs) string {
@@ -76,7 +77,7 @@ func TestGroupsInvariant(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{RestartBudget: 300}
-	folded := ground.FoldTests(task).Task
+	folded := testutil.Compact(t, task).Task
 	v, err := newView(context.Background(), folded)
 	if err != nil {
 		t.Fatal(err)

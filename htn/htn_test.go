@@ -28,7 +28,7 @@ var sudokuTask = testutil.SudokuTask
 // plan, reads it back and verifies it.
 func solveAndVerify(t testing.TB, p *hddl.Problem, task *ground.Task, opt htn.Options) (*plan.Plan, *htn.Stats) {
 	t.Helper()
-	return solveFolding(t, p, ground.FoldTests(task), opt)
+	return solveFolding(t, p, testutil.Compact(t, task), opt)
 }
 
 // solveFolding solves f.Task and verifies the plan of the unfolded
@@ -170,7 +170,7 @@ func TestFocus(t *testing.T) {
 		t.Errorf("pfile05 with Focus: %d nodes, want at most 5,000", st.Nodes)
 	}
 	o.NoFocus = true
-	if _, _, err := htn.Solve(context.Background(), ground.FoldTests(task).Task, o); err != htn.ErrNodeLimit {
+	if _, _, err := htn.Solve(context.Background(), testutil.Compact(t, task).Task, o); err != htn.ErrNodeLimit {
 		t.Errorf("pfile05 without Focus: %v, want the node limit", err)
 	}
 	p, task = testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "pfile17.hddl"))

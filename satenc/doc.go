@@ -10,8 +10,9 @@
 // constraints (sequential counters). Variables equal by construction
 // share a number, clauses are simplified by the unit clauses of the
 // initial state, and the choice groups of the task (ground.ChoiceGroups)
-// add at-least-once clauses. The encoder takes the task as given: pure
-// tests are folded upstream (ground.FoldTests), once for every engine.
+// add at-least-once clauses. The encoder takes the task as given: tasks
+// with a single method are inlined and pure tests folded upstream
+// (ground.Compact), once for every engine.
 // Partially ordered networks are linearised in one valid order
 // (ground.Linearize): every plan found is valid, but a problem that needs
 // another order is reported as inconclusive (plan.ErrInconclusive), never

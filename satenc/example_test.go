@@ -24,7 +24,12 @@ func ExampleSolve() {
 		fmt.Println(err)
 		return
 	}
-	folded := ground.FoldTests(t) // the pure tests become method preconditions
+	// tasks without a choice are inlined, pure tests become preconditions
+	folded, err := ground.Compact(context.Background(), t)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	sol, st, err := satenc.Solve(context.Background(), folded.Task, satenc.Config{})
 	if err != nil {
 		fmt.Println(err)
@@ -34,7 +39,7 @@ func ExampleSolve() {
 	fmt.Printf("depth %d, %d variables, %d clauses\n", st.Depth, st.Vars, st.Clauses)
 	fmt.Println(pl.Length(), "actions; verified:", verify.Verify(context.Background(), p, pl) == nil)
 	// Output:
-	// depth 3, 712 variables, 2089 clauses
+	// depth 2, 712 variables, 1941 clauses
 	// 46 actions; verified: true
 }
 
@@ -51,7 +56,12 @@ func ExampleWriteDIMACS() {
 		fmt.Println(err)
 		return
 	}
-	t = ground.FoldTests(t).Task
+	folded, err := ground.Compact(context.Background(), t)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t = folded.Task
 	cnf := &satenc.CNF{}
 	enc, err := satenc.Encode(context.Background(), t, t.Depth(), cnf, satenc.Options{})
 	if err != nil {
@@ -69,6 +79,6 @@ func ExampleWriteDIMACS() {
 	// Output:
 	// c var 1 task at vertex 0 (step 0): __choice_0
 	// c var 2 method at vertex 0: __choose d2 for __choice_0
-	// p cnf 712 2089
+	// p cnf 712 1941
 	// 1 0
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
@@ -34,14 +35,14 @@ const (
 // it with the tests put back.
 func sudokuTask(t testing.TB, line string, style sudoku.Style) (*hddl.Problem, *ground.Folding) {
 	p, task := testutil.SudokuTask(t, line, style)
-	return p, ground.FoldTests(task)
+	return p, testutil.Compact(t, task)
 }
 
 func planOf(f *ground.Folding, sol *ground.Solution) *plan.Plan { return f.Unfold(sol).ToPlan(f.Orig) }
 
 func smallTask(t testing.TB) (*hddl.Problem, *ground.Folding) {
 	p, task := testutil.LoadTask(t, "testdata/small-domain.hddl", "testdata/small-problem.hddl")
-	return p, ground.FoldTests(task)
+	return p, testutil.Compact(t, task)
 }
 
 func TestSudokuGophersat(t *testing.T) {
@@ -218,7 +219,7 @@ func TestReadModel(t *testing.T) {
 // decoded plan hides them and verifies against the lifted model.
 func TestSplitMethods(t *testing.T) {
 	p, orig := testutil.LoadTask(t, "../testdata/split/domain.hddl", "../testdata/split/problem.hddl")
-	task := ground.FoldTests(orig)
+	task := testutil.Compact(t, orig)
 	sol, _, err := satenc.Solve(context.Background(), task.Task, satenc.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -229,6 +230,36 @@ func TestSplitMethods(t *testing.T) {
 	}
 	if len(pl.Actions) != 6 {
 		t.Errorf("%d actions, want 6:\n%s", len(pl.Actions), pl)
+	}
+}
+
+// TestIPCCompacted solves small IPC problems whose compacted tasks inline
+// many tasks (Entertainment's compiled conditional effects, Factories'
+// split delivery, Childsnack's split serving) and checks that the plans,
+// unfolded, verify against the lifted models.
+func TestIPCCompacted(t *testing.T) {
+	for _, c := range []struct{ domain, problem string }{
+		{"Childsnack", "p01"}, {"Factories-simple", "pfile01"}, {"Entertainment", "pfile01"},
+		{"Elevator-Learned-ECAI-16", "s01-0"}, {"Snake", "pb01.snake"}, {"Transport", "pfile01"},
+		{"Rover-GTOHP", "p01"}, {"Barman-BDI", "pfile01"}, {"Hiking", "p01"},
+	} {
+		dir := testutil.IPCDir(t, "total-order", c.domain)
+		df := filepath.Join(dir, "domain.hddl")
+		if _, err := os.Stat(df); err != nil {
+			df = filepath.Join(dir, c.problem+"-domain.hddl")
+		}
+		p, orig := testutil.LoadTask(t, df, filepath.Join(dir, c.problem+".hddl"))
+		f := testutil.Compact(t, orig)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		sol, _, err := satenc.Solve(ctx, f.Task, satenc.Config{})
+		cancel()
+		if err != nil {
+			t.Errorf("%s %s: %v", c.domain, c.problem, err)
+			continue
+		}
+		if err := verify.Verify(context.Background(), p, planOf(f, sol)); err != nil {
+			t.Errorf("%s %s: %v", c.domain, c.problem, err)
+		}
 	}
 }
 

@@ -29,7 +29,11 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	folded := ground.FoldTests(task)
+	folded, err := ground.Compact(context.Background(), task)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	sol, _, err := htn.Solve(context.Background(), folded.Task, htn.Options{})
 	if err != nil {
 		fmt.Println(err)

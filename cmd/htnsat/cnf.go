@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -52,7 +53,10 @@ with recursion need --depth.`,
 			if err != nil {
 				return failure(err)
 			}
-			folding := encOpt.fold(t)
+			folding, err := encOpt.fold(cmd.Context(), t)
+			if err != nil {
+				return failure(err)
+			}
 			if depth <= 0 {
 				if depth = folding.Task.Depth(); depth < 0 {
 					return withCode(exitFailure, errors.New("the problem has recursion: give the depth of the decomposition tree with --depth"))
@@ -96,7 +100,7 @@ with recursion need --depth.`,
 	cmd.Flags().BoolVar(&names, "names", true, "name every variable in a comment line")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (0: no limit)")
 	cmd.Flags().BoolVar(&encOpt.sat.NoGroups, "no-groups", false, "leave out the clauses inferred from choice groups")
-	cmd.Flags().BoolVar(&encOpt.noFold, "no-fold", false, "do not fold pure tests into method preconditions")
+	cmd.Flags().BoolVar(&encOpt.noFold, "no-fold", false, "do not compact the ground task (tasks with a single method stay, pure tests included)")
 	return cmd
 }
 
@@ -128,7 +132,10 @@ format, checked by the verifier.`,
 			if err != nil {
 				return failure(err)
 			}
-			folding := encOpt.fold(t)
+			folding, err := encOpt.fold(cmd.Context(), t)
+			if err != nil {
+				return failure(err)
+			}
 			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, discard{}, encOpt.sat)
 			if err != nil {
 				return failure(err)
@@ -181,12 +188,12 @@ type encodingOptions struct {
 	sat    satenc.Options
 }
 
-// fold folds the pure tests of t unless told not to.
-func (o encodingOptions) fold(t *ground.Task) *ground.Folding {
+// fold compacts t unless told not to.
+func (o encodingOptions) fold(ctx context.Context, t *ground.Task) (*ground.Folding, error) {
 	if o.noFold {
-		return ground.NoFolding(t)
+		return ground.NoFolding(t), nil
 	}
-	return ground.FoldTests(t)
+	return ground.Compact(ctx, t)
 }
 
 // formatEncOptions and parseEncOptions write and read the encoding

@@ -31,7 +31,8 @@ func newCmdGround(ios *ioStreams) *cobra.Command {
 		Short: "Ground an HDDL problem and report the size of the ground task",
 		Long: `Ground an HDDL problem: static preconditions are joined like a database query,
 unreachable facts, actions, tasks and methods are pruned, and the free variables
-of the initial task network become choices. Prints the counts of the ground task,
+of the initial task network become choices. Prints the counts of the ground task
+and of the compacted task the engines see (tasks with a single method inlined),
 the ground instances of every lifted action and method, and the time of each
 stage. --json gives the same as JSON; --dump prints the ground task.`,
 		Args: exactArgs(2),
@@ -67,6 +68,8 @@ type groundReport struct {
 	Actions         int                `json:"actions"`
 	CompoundTasks   int                `json:"compound_tasks"`
 	Methods         int                `json:"methods"`
+	CompactTasks    int                `json:"compact_compound_tasks"`
+	CompactMethods  int                `json:"compact_methods"`
 	InitialTasks    int                `json:"initial_tasks"`
 	InitFacts       int                `json:"init_facts"`
 	GoalFacts       int                `json:"goal_facts"`
@@ -99,9 +102,16 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 		}
 		return failure(err)
 	}
+	c0 := time.Now()
+	f, err := ground.Compact(ctx, t)
+	if err != nil {
+		return failure(plan.WithCause(ctx, err))
+	}
+	compactTime := time.Since(c0)
 	r := groundReport{
 		Domain: d.Name, Problem: p.Name, Status: plan.OK,
 		Facts: len(t.Facts), Actions: len(t.Actions), CompoundTasks: len(t.Compounds), Methods: len(t.Methods),
+		CompactTasks: len(f.Task.Compounds), CompactMethods: len(f.Task.Methods),
 		InitialTasks: len(t.Initial), InitFacts: len(t.Init), GoalFacts: len(t.Goal) + len(t.GoalNeg),
 		ReachableFacts: st.ReachableFacts, BuiltActions: st.BuiltActions, BuiltMethods: st.BuiltMethods,
 		PossibleTasks: st.PossibleTasks, JoinSteps: st.JoinSteps,
@@ -113,6 +123,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 	for _, s := range st.Stages {
 		r.StageSeconds[s.Name] = s.Duration.Seconds()
 	}
+	r.StageSeconds["compact"] = compactTime.Seconds()
 	out := opts.io.Out
 	if opts.json {
 		return writeJSON(out, r)
@@ -122,8 +133,8 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 	}
 	fmt.Fprintf(out, "facts           %d (%d reachable before pruning)\n", r.Facts, r.ReachableFacts)
 	fmt.Fprintf(out, "actions         %d (%d built)\n", r.Actions, r.BuiltActions)
-	fmt.Fprintf(out, "compound tasks  %d (%d possible bottom-up)\n", r.CompoundTasks, r.PossibleTasks)
-	fmt.Fprintf(out, "methods         %d (%d built)\n", r.Methods, r.BuiltMethods)
+	fmt.Fprintf(out, "compound tasks  %d (%d possible bottom-up; %d after compaction)\n", r.CompoundTasks, r.PossibleTasks, r.CompactTasks)
+	fmt.Fprintf(out, "methods         %d (%d built; %d after compaction)\n", r.Methods, r.BuiltMethods, r.CompactMethods)
 	fmt.Fprintf(out, "initial tasks   %d\n", r.InitialTasks)
 	fmt.Fprintf(out, "init facts      %d, goal facts %d\n", r.InitFacts, r.GoalFacts)
 	fmt.Fprintf(out, "\ninstances per lifted action and method:\n")
@@ -133,6 +144,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 	for _, s := range st.Stages {
 		fmt.Fprintf(out, "  %-14s %8.2f ms\n", s.Name, s.Duration.Seconds()*1000)
 	}
+	fmt.Fprintf(out, "  %-14s %8.2f ms\n", "compact", compactTime.Seconds()*1000)
 	fmt.Fprintf(out, "  %-14s %8.2f ms\n", "total", r.TotalSeconds*1000)
 	return nil
 }

@@ -67,6 +67,7 @@ type planReport struct {
 	Facts        int                `json:"facts"`
 	Actions      int                `json:"actions"`
 	Methods      int                `json:"methods"`
+	Compact      int                `json:"compact_methods"`
 	Nodes        int64              `json:"nodes,omitempty"`
 	Restarts     int64              `json:"restarts,omitempty"`
 	Search       string             `json:"search,omitempty"`
@@ -125,6 +126,10 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 func fillReport(rep *planReport, res *pipeline.Result) {
 	if t := res.Task; t != nil {
 		rep.Facts, rep.Actions, rep.Methods = len(t.Facts), len(t.Actions), len(t.Methods)
+		rep.Compact = rep.Methods
+		if res.Compacted != nil {
+			rep.Compact = len(res.Compacted.Methods)
+		}
 	}
 	if st := res.HTN; st != nil {
 		rep.Search, rep.Nodes, rep.Restarts = st.Search, st.Nodes, st.Restarts
@@ -153,7 +158,7 @@ func writePlanFile(path string, pl *plan.Plan) error {
 
 func printPlanStats(w io.Writer, r *planReport) {
 	fmt.Fprintf(w, "plan: %d actions, verified: %v\n", r.PlanLength, r.Verified)
-	fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods\n", r.Facts, r.Actions, r.Methods)
+	fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods (%d compacted)\n", r.Facts, r.Actions, r.Methods, r.Compact)
 	if r.Engine == string(pipeline.Progression) {
 		fmt.Fprintf(w, "search: %s, %d nodes, %d restarts\n", r.Search, r.Nodes, r.Restarts)
 	} else {

@@ -12,11 +12,11 @@ import (
 	"github.com/htnsat/htnsat/internal/corpus"
 )
 
-var header = []string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "plan_length", "nodes", "message"}
+var header = []string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "compact_methods", "plan_length", "nodes", "message"}
 
 // reportFields are the report fields a CSV row keeps, in column order
 // after max_rss_mb.
-var reportFields = []string{"facts", "actions", "methods", "plan_length", "nodes"}
+var reportFields = []string{"facts", "actions", "methods", "compact_methods", "plan_length", "nodes"}
 
 // Key identifies a problem in a CSV file: track/domain/problem file.
 func Key(in corpus.Instance) string {
@@ -62,12 +62,23 @@ func ReadCSV(file string) (map[string]Result, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	out := map[string]Result{}
+	// the columns by name: files written before a column was added lack it
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+	}
+	width := len(header)
 	for i, rec := range recs {
 		if i == 0 && len(rec) > 0 && rec[0] == header[0] {
+			col = map[string]int{}
+			for j, h := range rec {
+				col[h] = j
+			}
+			width = len(rec)
 			continue
 		}
-		if len(rec) != len(header) {
-			return nil, fmt.Errorf("%s:%d: %d fields, want %d", file, i+1, len(rec), len(header))
+		if len(rec) != width {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d", file, i+1, len(rec), width)
 		}
 		r := Result{Status: rec[3], Message: rec[len(rec)-1], Report: map[string]any{}}
 		var errs [2]error
@@ -78,8 +89,12 @@ func ReadCSV(file string) (map[string]Result, error) {
 				return nil, fmt.Errorf("%s:%d: %v", file, i+1, e)
 			}
 		}
-		for j, k := range reportFields {
-			v, err := strconv.ParseFloat(rec[6+j], 64)
+		for _, k := range reportFields {
+			j, ok := col[k]
+			if !ok {
+				continue
+			}
+			v, err := strconv.ParseFloat(rec[j], 64)
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %s: %v", file, i+1, k, err)
 			}

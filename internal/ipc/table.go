@@ -17,6 +17,7 @@ func Table(w io.Writer, results []Result, verb string) {
 	type agg struct {
 		total, ok                int
 		secs, facts, acts, meths []float64
+		compact                  []float64
 		reasons                  map[string]int
 	}
 	by := map[string]*agg{}
@@ -41,13 +42,14 @@ func Table(w io.Writer, results []Result, verb string) {
 				a.facts = append(a.facts, num(r.Report, "facts"))
 				a.acts = append(a.acts, num(r.Report, "actions"))
 				a.meths = append(a.meths, num(r.Report, "methods"))
+				a.compact = append(a.compact, num(r.Report, "compact_methods"))
 			} else {
 				a.reasons[r.Status]++
 			}
 		}
 	}
-	fmt.Fprintf(w, "| track | domain | %s | median s | max s | facts | actions | methods | not done |\n", verb)
-	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "| track | domain | %s | median s | max s | facts | actions | methods | compacted | not done |\n", verb)
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|\n")
 	// med formats the median of xs, "-" when there are none
 	med := func(xs []float64, prec int) string {
 		if len(xs) == 0 {
@@ -65,8 +67,8 @@ func Table(w io.Writer, results []Result, verb string) {
 			rs = append(rs, fmt.Sprintf("%d %s", v, k))
 		}
 		sort.Strings(rs)
-		fmt.Fprintf(w, "| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s |\n",
-			track, dom, a.ok, a.total, med(a.secs, 2), maxS, med(a.facts, 0), med(a.acts, 0), med(a.meths, 0), strings.Join(rs, ", "))
+		fmt.Fprintf(w, "| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s |\n",
+			track, dom, a.ok, a.total, med(a.secs, 2), maxS, med(a.facts, 0), med(a.acts, 0), med(a.meths, 0), med(a.compact, 0), strings.Join(rs, ", "))
 	}
 	for _, k := range keys {
 		parts := strings.SplitN(k, "|", 2)

@@ -54,7 +54,7 @@ type Config struct {
 	Engine Engine // "" is Progression
 	Ground ground.Options
 	// NoFold keeps pure tests as tasks of their own instead of folding
-	// them into the methods that use them (ground.FoldTests).
+	// them into the methods that use them (ground.Compact).
 	NoFold   bool
 	HTN      htn.Options
 	SAT      satenc.Config
@@ -64,6 +64,7 @@ type Config struct {
 // Result is what a run produced, as far as it got.
 type Result struct {
 	Task        *ground.Task // as the grounder built it (before folding)
+	Compacted   *ground.Task // the task the engine got (Task unless compacted)
 	GroundStats *ground.Stats
 	Solution    *ground.Solution // over Task
 	Plan        *plan.Plan
@@ -121,15 +122,22 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	}
 	t, gst, err := ground.Ground(ctx, p, cfg.Ground)
 	r.Task, r.GroundStats = t, gst
+	if err != nil {
+		lap("ground")
+		return err
+	}
+	// compacting is part of the ground stage: it makes the task the
+	// engines see
+	folding := ground.NoFolding(t)
+	if !cfg.NoFold {
+		folding, err = ground.Compact(ctx, t)
+	}
 	lap("ground")
 	if err != nil {
 		return err
 	}
-	folding := ground.NoFolding(t)
-	if !cfg.NoFold {
-		folding = ground.FoldTests(t)
-	}
-	if err := ctx.Err(); err != nil {
+	r.Compacted = folding.Task
+	if err := ended(ctx); err != nil {
 		return err
 	}
 	var sol *ground.Solution
@@ -150,7 +158,7 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	r.Solution = folding.Unfold(sol)
 	r.Plan = r.Solution.ToPlan(t)
 	lap("decode")
-	if err := ctx.Err(); err != nil {
+	if err := ended(ctx); err != nil {
 		return err
 	}
 	if cfg.NoVerify {
@@ -161,6 +169,20 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	}
 	r.Verified = true
 	lap("verify")
+	return nil
+}
+
+// ended is ctx.Err(), or context.DeadlineExceeded once ctx's deadline has
+// passed although its timer has not fired yet (on a loaded machine it can
+// fire late): the checks between stages must not let a stage start after
+// the time is up.
+func ended(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
 	return nil
 }
 

@@ -3,7 +3,10 @@
 // insertion and removal, and an order-keeping duplicate filter.
 package sets
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Bits is a set of small non-negative integers, 64 to a word.
 type Bits []uint64
@@ -105,6 +108,16 @@ func (s *Index[T]) Remove(x T) {
 func Dedup[T comparable](xs []T) []T {
 	if len(xs) < 2 {
 		return xs
+	}
+	if len(xs) <= 32 {
+		// short lists: a scan beats a map
+		out := xs[:1]
+		for _, x := range xs[1:] {
+			if !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+		return out
 	}
 	seen := make(map[T]struct{}, len(xs))
 	out := xs[:0]

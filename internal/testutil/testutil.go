@@ -103,3 +103,13 @@ func ReadCSV(t testing.TB, path string) [][]string {
 	}
 	return recs
 }
+
+// Compact compacts task as the pipeline does, failing the test on error.
+func Compact(t testing.TB, task *ground.Task) *ground.Folding {
+	t.Helper()
+	f, err := ground.Compact(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
