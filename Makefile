@@ -6,7 +6,7 @@ FUZZTIME ?= 60s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test lint run bench fuzz ipc results vet fmt clean
+.PHONY: all build test lint run bench fuzz ipc pandapi results vet fmt clean
 
 all: build
 
@@ -41,6 +41,10 @@ results: build
 # The README's IPC 2020 tables: grounding, progression, SAT (hours).
 ipc: build
 	scripts/ipc.sh
+
+# The README's comparison with pandaPI's grounder (a few minutes).
+pandapi: build
+	STAGES=pandapi scripts/ipc.sh
 
 # Every fuzz target in turn, FUZZTIME each: the HDDL parser, the plan
 # reader and verifier, the puzzle reader and the SAT model reader.

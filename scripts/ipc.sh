@@ -30,7 +30,8 @@ run() {
 # STAGES selects what to run (default: all three); the README is rewritten
 # after each stage from whatever tables exist, so a long run that is cut
 # short still leaves the finished tables in place.
-STAGES=${STAGES:-"ground progression sat"}
+STAGES=${STAGES:-"ground pandapi progression sat"}
+SHARED=${SHARED:-../shared}
 
 splice() {
 	{
@@ -59,6 +60,21 @@ for stage in $STAGES; do
 	ground) run ipc-ground --stage ground ;;
 	progression) run ipc-progression --stage plan --engine progression ;;
 	sat) run ipc-sat --stage plan --engine sat --filter total-order ;;
+	pandapi)
+		# one problem at a time, as pandaPI's figures were taken
+		echo "== pandapi: htnsat ipc --stage ground --pandapi" >&2
+		"$BIN" ipc --stage ground --pandapi "$SHARED/data/ipc2020/pandapi-ground.csv" --jobs 1 --csv "$OUT/pandapi.csv" >"$OUT/pandapi.md.new"
+		mv "$OUT/pandapi.md.new" "$OUT/pandapi.md"
+		{
+			echo "<!-- pandapi:start (written by scripts/ipc.sh; do not edit) -->"
+			echo "\`htnsat ipc --stage ground --pandapi ../shared/data/ipc2020/pandapi-ground.csv --jobs 1\` (measured $(date -u +%Y-%m-%d), $(nproc) cores)"
+			echo
+			cat "$OUT/pandapi.md"
+			echo "<!-- pandapi:end -->"
+		} >"$OUT/PANDAPI.md"
+		scripts/splice.sh pandapi "$OUT/PANDAPI.md"
+		continue
+		;;
 	*) echo "unknown stage $stage" >&2; exit 2 ;;
 	esac
 	splice

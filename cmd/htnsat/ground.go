@@ -82,6 +82,7 @@ type groundReport struct {
 	MethodInstances map[string]int     `json:"method_instances"`
 	StageSeconds    map[string]float64 `json:"stage_seconds"`
 	ParseSeconds    float64            `json:"parse_seconds"`
+	GroundSeconds   float64            `json:"ground_seconds"` // the stages after parsing, compaction included
 	TotalSeconds    float64            `json:"total_seconds"`
 }
 
@@ -124,6 +125,9 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 		r.StageSeconds[s.Name] = s.Duration.Seconds()
 	}
 	r.StageSeconds["compact"] = compactTime.Seconds()
+	for _, v := range r.StageSeconds {
+		r.GroundSeconds += v
+	}
 	out := opts.io.Out
 	if opts.json {
 		return writeJSON(out, r)

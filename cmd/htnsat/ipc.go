@@ -14,9 +14,10 @@ import (
 
 type ipcOptions struct {
 	ipc.Options
-	dir    string
-	filter string
-	first  int
+	dir     string
+	filter  string
+	first   int
+	pandaPI string
 }
 
 func newCmdIPC(ios *ioStreams) *cobra.Command {
@@ -29,7 +30,12 @@ func newCmdIPC(ios *ioStreams) *cobra.Command {
 limit, and print a per-domain table of the problems done, the time taken and the
 size of the ground task. Each problem is one row of --csv, written as soon as
 it is done; --resume keeps the rows of an earlier, interrupted run with the
-same --csv file and runs only the problems it lacks.`,
+same --csv file and runs only the problems it lacks.
+
+--pandapi FILE grounds only the problems of FILE (pandapi-ground.csv: pandaPI's
+grounder's facts, actions, methods and seconds per problem) and prints them
+beside ours: the methods of the compacted task and the time of the stages
+after parsing.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -55,6 +61,7 @@ same --csv file and runs only the problems it lacks.`,
 	f.StringSliceVar(&opts.Extra, "arg", nil, "extra argument passed to each run (repeatable)")
 	f.IntVar(&opts.first, "first", 0, "only the first N problems of each domain (0: all)")
 	f.BoolVar(&opts.Resume, "resume", false, "keep the rows already in --csv and run only the other problems")
+	f.StringVar(&opts.pandaPI, "pandapi", "", "ground the problems of this pandaPI figures file and compare (see above)")
 	return cmd
 }
 
@@ -77,12 +84,29 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 			fmt.Fprintf(ios.Err, "\r%d/%d %-60s", done, total, in.Name())
 		}
 	}
-	results, err := ipc.Run(ctx, ipc.Select(ins, opts.filter, opts.first), opts.Options)
+	sel := ipc.Select(ins, opts.filter, opts.first)
+	var panda []ipc.PandaRow
+	if opts.pandaPI != "" {
+		if opts.Stage != "ground" {
+			return &usageError{fmt.Errorf("--pandapi compares grounding: use it with --stage ground")}
+		}
+		if panda, err = ipc.ReadPandaPI(opts.pandaPI); err != nil {
+			return err
+		}
+		if sel, err = ipc.SelectPandaPI(ins, sel, panda); err != nil {
+			return err
+		}
+	}
+	results, err := ipc.Run(ctx, sel, opts.Options)
 	if opts.Progress != nil {
 		fmt.Fprintf(ios.Err, "\r%80s\r", "")
 	}
 	if err != nil {
 		return err
+	}
+	if panda != nil {
+		ipc.PandaTable(ios.Out, panda, results)
+		return nil
 	}
 	verb := "grounded"
 	if opts.Stage == "plan" {

@@ -7,16 +7,17 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/corpus"
 )
 
-var header = []string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "compact_methods", "plan_length", "nodes", "message"}
+var header = []string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "compact_methods", "plan_length", "nodes", "parse_seconds", "ground_seconds", "message"}
 
 // reportFields are the report fields a CSV row keeps, in column order
 // after max_rss_mb.
-var reportFields = []string{"facts", "actions", "methods", "compact_methods", "plan_length", "nodes"}
+var reportFields = []string{"facts", "actions", "methods", "compact_methods", "plan_length", "nodes", "parse_seconds", "ground_seconds"}
 
 // Key identifies a problem in a CSV file: track/domain/problem file.
 func Key(in corpus.Instance) string {
@@ -27,7 +28,11 @@ func row(r Result) []string {
 	row := []string{r.Instance.Track, r.Instance.Domain, filepath.Base(r.Instance.ProblemFile), r.Status,
 		strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.FormatFloat(r.MaxRSSMB, 'f', 1, 64)}
 	for _, k := range reportFields {
-		row = append(row, strconv.Itoa(int(num(r.Report, k))))
+		if strings.HasSuffix(k, "_seconds") {
+			row = append(row, strconv.FormatFloat(num(r.Report, k), 'f', 4, 64))
+		} else {
+			row = append(row, strconv.Itoa(int(num(r.Report, k))))
+		}
 	}
 	return append(row, r.Message)
 }
@@ -50,8 +55,8 @@ func WriteCSV(file string, results []Result) error {
 // resumed; the CSV file itself is written, whole, at the end.
 func Journal(file string) string { return file + ".partial" }
 
-// ReadCSV reads the rows of an earlier run, by Key.
-func ReadCSV(file string) (map[string]Result, error) {
+// readRecords reads a whole CSV file.
+func readRecords(file string) ([][]string, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
@@ -60,6 +65,15 @@ func ReadCSV(file string) (map[string]Result, error) {
 	recs, err := csv.NewReader(f).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return recs, nil
+}
+
+// ReadCSV reads the rows of an earlier run, by Key.
+func ReadCSV(file string) (map[string]Result, error) {
+	recs, err := readRecords(file)
+	if err != nil {
+		return nil, err
 	}
 	out := map[string]Result{}
 	// the columns by name: files written before a column was added lack it
