@@ -37,15 +37,18 @@ func BenchmarkGroundEmpty9(b *testing.B) { benchGround(b, sudoku.New(3)) }
 
 // BenchmarkGround25 grounds a 25×25 puzzle of the shared set (or an empty
 // 25×25 grid when ../shared is absent).
-func BenchmarkGround25(b *testing.B) {
-	g := sudoku.New(5)
+func BenchmarkGround25(b *testing.B) { benchGround(b, grid25()) }
+
+// grid25 is a 25×25 puzzle of the shared set, or an empty 25×25 grid when
+// ../shared is absent.
+func grid25() sudoku.Grid {
 	if dir, err := corpus.SharedDir(); err == nil {
 		ps, errs := sudoku.ReadFile(filepath.Join(dir, "data", "sudoku", "25x25", "sudoku_1_1.txt"))
 		if len(errs) == 0 && len(ps) == 1 {
-			g = ps[0].Grid
+			return ps[0].Grid
 		}
 	}
-	benchGround(b, g)
+	return sudoku.New(5)
 }
 
 // BenchmarkParseAndGroundPaper includes parsing the domain and problem.
@@ -64,6 +67,25 @@ func BenchmarkParseAndGroundPaper(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, _, err := ground.Ground(context.Background(), p, ground.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompact25 compacts the ground task of a 25×25 puzzle of the
+// shared set with the unordered network (grounding excluded).
+func BenchmarkCompact25(b *testing.B) {
+	_, p, err := sudoku.Model(grid25(), sudoku.Unordered)
+	if err != nil {
+		b.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ground.Compact(context.Background(), task); err != nil {
 			b.Fatal(err)
 		}
 	}

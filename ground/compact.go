@@ -59,13 +59,17 @@ type macro struct {
 	kids   []macroKid
 }
 
-// macroKid is one subtask of an Orig method: the compacted method's
-// subtask pos, or (pos < 0) an inlined task of Orig with the macro of its
-// only method.
+// macroKid is one subtask of an Orig method: the subtask at position pos
+// of the compacted method's subtasks (relative to the macro's offset), or
+// (pos < 0) an inlined task of Orig decomposed by its only method, whose
+// children start at offset off: rebuilt by sub when something was inlined
+// into that method too, else its subtasks one to one.
 type macroKid struct {
-	pos  int32
-	task TaskID
-	sub  *macro
+	pos    int32
+	task   TaskID
+	method MethodID
+	off    int32
+	sub    *macro
 }
 
 // form is a method of Orig after inlining into it.
@@ -84,6 +88,7 @@ type compactor struct {
 	neverDeleted []bool
 	forms        []*form
 	state        []uint8 // per method: 0 not seen, 1 in progress, 2 done
+	chainBuf     []Order
 }
 
 // Compact inlines the compound tasks of t that have exactly one method,
@@ -154,7 +159,7 @@ func (c *compactor) formOf(mi MethodID) *form {
 	f := &form{subtasks: m.Subtasks, ordering: m.Ordering, total: m.Total, pre: m.Pre, neg: m.NegPre}
 	c.forms[mi] = f
 	n := len(m.Subtasks)
-	if n == 0 || n > maxInlined {
+	if n == 0 || n > maxInlined || !slices.ContainsFunc(m.Subtasks, c.single) {
 		c.state[mi] = 2
 		return f
 	}
@@ -176,18 +181,22 @@ func (c *compactor) formOf(mi MethodID) *form {
 		}
 	}
 	// decide, in an order the method allows, which subtasks to inline
-	inl := make([]*form, n)    // the inlined form, or nil
-	empty := make([]bool, n)   // inlined with no subtasks
-	atStart := make([]bool, n) // only empty inlined subtasks before it
-	size := n
+	type slot struct {
+		inl     *form    // the inlined form, or nil
+		method  MethodID // its method
+		atStart bool     // only empty inlined subtasks before it
+	}
+	slots := make([]slot, n)
+	empty := func(k int) bool { return slots[k].inl != nil && len(slots[k].inl.subtasks) == 0 }
+	size, any := n, false
 	pre, neg := slices.Clone(m.Pre), slices.Clone(m.NegPre)
 	for i, k := range order {
 		if m.Total {
-			atStart[k] = i == 0 || atStart[order[i-1]] && empty[order[i-1]]
+			slots[k].atStart = i == 0 || slots[order[i-1]].atStart && empty(order[i-1])
 		} else {
-			atStart[k] = true
+			slots[k].atStart = true
 			for _, p := range preds[k] {
-				atStart[k] = atStart[k] && atStart[p] && empty[p]
+				slots[k].atStart = slots[k].atStart && slots[p].atStart && empty(int(p))
 			}
 		}
 		sm, ok := c.inlinable(m.Subtasks[k])
@@ -195,89 +204,77 @@ func (c *compactor) formOf(mi MethodID) *form {
 			continue
 		}
 		sf := c.formOf(sm)
-		if len(sf.pre)+len(sf.neg) > 0 && !(atStart[k] && (c.total || c.permanent(sf.pre, sf.neg))) {
+		if len(sf.pre)+len(sf.neg) > 0 && !(slots[k].atStart && (c.total || c.permanent(sf.pre, sf.neg))) {
 			continue
 		}
 		if size-1+len(sf.subtasks) > maxInlined {
 			continue
 		}
 		size += len(sf.subtasks) - 1
-		inl[k], empty[k] = sf, len(sf.subtasks) == 0
+		slots[k].inl, slots[k].method, any = sf, sm, true
 		pre = append(pre, sf.pre...)
 		neg = append(neg, sf.neg...)
 	}
 	c.state[mi] = 2
-	if !slices.ContainsFunc(inl, func(x *form) bool { return x != nil }) {
+	if !any {
 		return f
 	}
 	// splice: block k of the new subtasks is subtask k or its inlined form
 	mac := &macro{method: mi, kids: make([]macroKid, n)}
 	start := make([]int32, n+1)
-	var subtasks []TaskID
+	subtasks := make([]TaskID, 0, size)
 	var ordering []Order
 	total := m.Total
+	for k := range slots {
+		total = total && (slots[k].inl == nil || slots[k].inl.total)
+	}
 	for k := 0; k < n; k++ {
 		start[k] = int32(len(subtasks))
-		sf := inl[k]
+		sf := slots[k].inl
 		if sf == nil {
 			mac.kids[k] = macroKid{pos: int32(len(subtasks))}
 			subtasks = append(subtasks, m.Subtasks[k])
 			continue
 		}
-		sm, _ := c.inlinable(m.Subtasks[k])
-		mac.kids[k] = macroKid{pos: -1, task: m.Subtasks[k], sub: shifted(sm, sf, start[k])}
-		for _, o := range sf.ordering {
-			ordering = append(ordering, Order{Before: o.Before + start[k], After: o.After + start[k]})
+		mac.kids[k] = macroKid{pos: -1, task: m.Subtasks[k], method: slots[k].method, off: start[k], sub: sf.mac}
+		if !total {
+			for _, o := range sf.ordering {
+				ordering = append(ordering, Order{Before: o.Before + start[k], After: o.After + start[k]})
+			}
 		}
 		subtasks = append(subtasks, sf.subtasks...)
-		total = total && sf.total
 	}
 	start[n] = int32(len(subtasks))
-	if total {
-		ordering = ordering[:0]
-		for i := 1; i < len(subtasks); i++ {
-			ordering = append(ordering, Order{Before: int32(i - 1), After: int32(i)})
-		}
-	} else {
-		ordering = append(ordering, blockOrder(m, start, ordering)...)
-	}
-	if len(subtasks) <= 1 {
+	switch {
+	case len(subtasks) <= 1:
 		total, ordering = true, nil
+	case total:
+		ordering = c.chain(len(subtasks))
+	default:
+		ordering = append(ordering, blockOrder(m, start, ordering)...)
 	}
 	c.forms[mi] = &form{subtasks: subtasks, ordering: ordering, total: total, pre: sortedSet(pre), neg: sortedSet(neg), mac: mac}
 	return c.forms[mi]
+}
+
+// single reports whether id is a compound task with a single method.
+func (c *compactor) single(id TaskID) bool {
+	return !c.t.IsPrimitive(id) && len(c.t.Compound(id).Methods) == 1
+}
+
+// chain returns the total ordering of n subtasks, shared by all methods
+// (orderings are never changed).
+func (c *compactor) chain(n int) []Order {
+	for i := len(c.chainBuf); i < n-1; i++ {
+		c.chainBuf = append(c.chainBuf, Order{Before: int32(i), After: int32(i + 1)})
+	}
+	return c.chainBuf[: n-1 : n-1]
 }
 
 // sortedSet sorts xs and removes repeats, in place.
 func sortedSet(xs []FactID) []FactID {
 	slices.Sort(xs)
 	return slices.Compact(xs)
-}
-
-// shifted returns the macro of method mi, whose form is sf, with its
-// subtasks starting at position off of the outer method's subtasks.
-func shifted(mi MethodID, sf *form, off int32) *macro {
-	if sf.mac == nil {
-		// nothing inlined inside: its subtasks map one to one
-		out := &macro{method: mi, kids: make([]macroKid, len(sf.subtasks))}
-		for i := range out.kids {
-			out.kids[i] = macroKid{pos: off + int32(i)}
-		}
-		return out
-	}
-	return shiftMacro(sf.mac, off)
-}
-
-func shiftMacro(m *macro, off int32) *macro {
-	out := &macro{method: m.method, kids: make([]macroKid, len(m.kids))}
-	for i, k := range m.kids {
-		if k.pos >= 0 {
-			out.kids[i] = macroKid{pos: k.pos + off}
-		} else {
-			out.kids[i] = macroKid{pos: -1, task: k.task, sub: shiftMacro(k.sub, off)}
-		}
-	}
-	return out
 }
 
 // blockOrder orders the blocks of a spliced partially ordered method m:
@@ -377,22 +374,35 @@ func (c *compactor) build() *Folding {
 		}
 		return newID[int(id)-na]
 	}
-	mapTasks := func(ids []TaskID) []TaskID {
-		out := make([]TaskID, len(ids))
-		for i, id := range ids {
-			out[i] = mapTask(id)
+	// the kept methods' subtasks and IDs live in two shared arrays
+	nm, ns := 0, 0
+	for _, oid := range f.origTask {
+		for _, mi := range t.Compound(oid).Methods {
+			nm++
+			ns += len(c.forms[mi].subtasks)
 		}
-		return out
+	}
+	subBuf := make([]TaskID, 0, ns)
+	mapTasks := func(ids []TaskID) []TaskID {
+		at := len(subBuf)
+		for _, id := range ids {
+			subBuf = append(subBuf, mapTask(id))
+		}
+		return subBuf[at:len(subBuf):len(subBuf)]
 	}
 	ct := *t
 	ct.memo = &memo{}
 	ct.Compounds = make([]Compound, len(f.origTask))
-	ct.Methods = nil
+	ct.Methods = make([]Method, 0, nm)
+	f.origMethod = make([]MethodID, 0, nm)
+	f.macros = make([]*macro, 0, nm)
+	idBuf := make([]MethodID, nm)
 	for i, oid := range f.origTask {
 		oc := t.Compound(oid)
 		nc := &ct.Compounds[i]
 		*nc = *oc
-		nc.Methods = make([]MethodID, len(oc.Methods))
+		nc.Methods = idBuf[:len(oc.Methods):len(oc.Methods)]
+		idBuf = idBuf[len(oc.Methods):]
 		for j, mi := range oc.Methods {
 			fm := c.forms[mi]
 			om := &t.Methods[mi]
@@ -405,7 +415,10 @@ func (c *compactor) build() *Folding {
 			f.macros = append(f.macros, fm.mac)
 		}
 	}
-	ct.Initial = mapTasks(t.Initial)
+	ct.Initial = make([]TaskID, len(t.Initial))
+	for i, id := range t.Initial {
+		ct.Initial[i] = mapTask(id)
+	}
 	f.Task = &ct
 	return f
 }
@@ -420,17 +433,25 @@ func (f *Folding) Unfold(sol *Solution) *Solution {
 	}
 	t := f.Task
 	out := &Solution{Roots: sol.Roots, Order: sol.Order, Nodes: slices.Clone(sol.Nodes)}
-	var expand func(mac *macro, kids []int32) []int32
-	expand = func(mac *macro, kids []int32) []int32 {
+	// expand rebuilds the children of mac's method from the compacted
+	// node's children kids, mac's positions starting at base
+	var expand func(mac *macro, kids []int32, base int32) []int32
+	expand = func(mac *macro, kids []int32, base int32) []int32 {
 		children := make([]int32, len(mac.kids))
 		for i, k := range mac.kids {
 			if k.pos >= 0 {
-				children[i] = kids[k.pos]
+				children[i] = kids[base+k.pos]
 				continue
 			}
 			n := int32(len(out.Nodes))
-			out.Nodes = append(out.Nodes, SolNode{Task: k.task, Method: k.sub.method})
-			cs := expand(k.sub, kids)
+			out.Nodes = append(out.Nodes, SolNode{Task: k.task, Method: k.method})
+			var cs []int32
+			if k.sub != nil {
+				cs = expand(k.sub, kids, base+k.off)
+			} else {
+				m := len(f.Orig.Methods[k.method].Subtasks)
+				cs = slices.Clone(kids[base+k.off : base+k.off+int32(m)])
+			}
 			out.Nodes[n].Children = cs
 			children[i] = n
 		}
@@ -443,7 +464,7 @@ func (f *Folding) Unfold(sol *Solution) *Solution {
 		out.Nodes[i].Task = f.origTask[int(nd.Task)-len(t.Actions)]
 		out.Nodes[i].Method = f.origMethod[nd.Method]
 		if mac := f.macros[nd.Method]; mac != nil {
-			kids := expand(mac, nd.Children)
+			kids := expand(mac, nd.Children, 0)
 			out.Nodes[i].Children = kids
 		}
 	}
