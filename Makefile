@@ -6,18 +6,28 @@ FUZZTIME ?= 60s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test lint run bench fuzz ipc pandapi results vet fmt clean
+.PHONY: all build build-cadical test test-cadical lint run bench fuzz ipc pandapi results vet fmt clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/htnsat
 
+# The same binary with CaDiCaL linked through its C API (needs Debian's
+# libcadical-dev and cgo): the default solver of the SAT engines there.
+build-cadical:
+	$(GO) build -tags cadical -o $(BIN) ./cmd/htnsat
+
 # The test suite: formatting, vet, staticcheck, the builds for other
 # systems, unit tests, golden files, the fuzz seed corpus and the
 # shared-corpus tests (which skip when ../shared is absent).
 test: lint
 	$(GO) test -timeout 15m ./...
+
+# The SAT engine's tests with CaDiCaL linked (.ci/run runs them too).
+test-cadical:
+	$(GO) vet -tags cadical ./satenc ./cmd/htnsat
+	$(GO) test -tags cadical -timeout 15m ./satenc ./internal/pipeline ./internal/compare ./cmd/htnsat
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

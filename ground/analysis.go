@@ -3,6 +3,8 @@ package ground
 import (
 	"fmt"
 	"slices"
+
+	"github.com/htnsat/htnsat/internal/heap"
 )
 
 // Analyses of a ground task that the engines share. Each is derived here,
@@ -125,6 +127,74 @@ func (t *Task) Depth() int {
 		}
 	}
 	return d
+}
+
+// MinDepth is the fewest levels a decomposition of the initial network
+// can have (counted as in Depth): every plan's tree is at least this deep.
+// A task without any decomposition counts as infinitely deep; MinDepth is
+// then -1. It is Knuth's generalisation of Dijkstra's algorithm to the
+// task/method graph: a method's depth is one more than its deepest
+// subtask's, known once all of them are, and a task takes its shallowest
+// method.
+func (t *Task) MinDepth() int {
+	na := len(t.Actions)
+	nc := len(t.Compounds)
+	const inf = int32(1 << 30)
+	depth := make([]int32, nc) // tentative, then final
+	for i := range depth {
+		depth[i] = inf
+	}
+	done := make([]bool, nc)
+	missing := make([]int32, len(t.Methods)) // compound subtasks not yet final
+	deepest := make([]int32, len(t.Methods)) // deepest final subtask so far
+	users := make([][]int32, nc)             // methods with c as a subtask
+	var h heap.Min
+	settleMethod := func(m int) {
+		c := int(t.Methods[m].Task) - na
+		if d := 1 + deepest[m]; d < depth[c] {
+			depth[c] = d
+			h.Push(heap.Item{Node: int32(c), Cost: d})
+		}
+	}
+	for m := range t.Methods {
+		for _, s := range t.Methods[m].Subtasks {
+			if t.IsPrimitive(s) {
+				deepest[m] = max(deepest[m], 1)
+			} else {
+				missing[m]++
+				users[int(s)-na] = append(users[int(s)-na], int32(m))
+			}
+		}
+		if missing[m] == 0 {
+			settleMethod(m)
+		}
+	}
+	for len(h) > 0 {
+		it := h.Pop()
+		d, c := it.Cost, it.Node
+		if done[c] || d != depth[c] {
+			continue
+		}
+		done[c] = true
+		for _, m := range users[c] {
+			deepest[m] = max(deepest[m], d)
+			if missing[m]--; missing[m] == 0 {
+				settleMethod(int(m))
+			}
+		}
+	}
+	out := int32(0)
+	for _, id := range t.Initial {
+		if t.IsPrimitive(id) {
+			out = max(out, 1)
+			continue
+		}
+		out = max(out, depth[int(id)-na])
+	}
+	if out >= inf {
+		return -1
+	}
+	return int(out)
 }
 
 // Recursive reports whether some task can decompose into itself.

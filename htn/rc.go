@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/htnsat/htnsat/internal/heap"
 	"github.com/htnsat/htnsat/internal/sets"
 )
 
@@ -38,7 +39,7 @@ type rcHeuristic struct {
 	cnt    []int32
 	acc    []int64
 	target []bool
-	pq     minHeap
+	pq     heap.Min
 }
 
 // rcAutoLimit is the largest relaxed problem (operators plus
@@ -146,23 +147,23 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 			f := w*64 + bits.TrailingZeros64(b)
 			word &^= b
 			r.cost[f] = 0
-			r.pq = append(r.pq, heapItem{int32(f), 0}) // all 0: a heap already
+			r.pq = append(r.pq, heap.Item{Node: int32(f)}) // all 0: a heap already
 		}
 	}
 	for _, op := range r.free {
 		r.fire(op, int64(r.opBase[op]))
 	}
 	for left > 0 && len(r.pq) > 0 {
-		it := r.pq.pop()
-		if it.cost != r.cost[it.node] {
+		it := r.pq.Pop()
+		if it.Cost != r.cost[it.Node] {
 			continue
 		}
-		if r.target[it.node] {
-			r.target[it.node] = false
+		if r.target[it.Node] {
+			r.target[it.Node] = false
 			left--
 		}
-		for _, op := range r.users[it.node] {
-			r.acc[op] += int64(it.cost)
+		for _, op := range r.users[it.Node] {
+			r.acc[op] += int64(it.Cost)
 			if r.cnt[op]--; r.cnt[op] == 0 {
 				r.fire(op, int64(r.opBase[op])+r.acc[op])
 			}
@@ -192,7 +193,7 @@ func (r *rcHeuristic) fire(op int32, c int64) {
 	for _, n := range r.opEff[op] {
 		if int32(c) < r.cost[n] {
 			r.cost[n] = int32(c)
-			r.pq.push(heapItem{n, int32(c)})
+			r.pq.Push(heap.Item{Node: n, Cost: int32(c)})
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/heap"
 )
 
 // view is the search's reading of a ground task: the indexes that
@@ -92,14 +93,14 @@ func (v *view) costs(ctx context.Context) error {
 	v.cost = make([]int32, nt)
 	remaining := make([]int32, len(v.meths))
 	acc := make([]int64, len(v.meths))
-	var pq minHeap
+	var pq heap.Min
 	for i := range v.cost {
 		v.cost[i] = math.MaxInt32
 	}
 	offer := func(id ground.TaskID, c int64) {
 		if c < int64(v.cost[id]) {
 			v.cost[id] = int32(c)
-			pq.push(heapItem{int32(id), int32(c)})
+			pq.Push(heap.Item{Node: int32(id), Cost: int32(c)})
 		}
 	}
 	for a := 0; a < v.nA; a++ {
@@ -118,13 +119,13 @@ func (v *view) costs(ctx context.Context) error {
 				return err
 			}
 		}
-		it := pq.pop()
-		if settled[it.node] || it.cost != v.cost[it.node] {
+		it := pq.Pop()
+		if settled[it.Node] || it.Cost != v.cost[it.Node] {
 			continue
 		}
-		settled[it.node] = true
-		for _, m := range v.users[it.node] {
-			acc[m] += int64(it.cost)
+		settled[it.Node] = true
+		for _, m := range v.users[it.Node] {
+			acc[m] += int64(it.Cost)
 			if remaining[m]--; remaining[m] == 0 {
 				offer(v.meths[m].Task, min(acc[m], math.MaxInt32-1))
 			}

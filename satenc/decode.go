@@ -53,7 +53,8 @@ func (enc *Encoding) Decode(model []bool) (*ground.Solution, error) {
 		}
 		return found, nil
 	}
-	steps := make([]int32, len(enc.steps)) // step -> tree node, or -1
+	lastLayer := int32(len(enc.layers) - 1)
+	steps := make([]int32, len(enc.layers[lastLayer])) // position of the last layer -> tree node, or -1
 	for i := range steps {
 		steps[i] = -1
 	}
@@ -79,7 +80,7 @@ func (enc *Encoding) Decode(model []bool) (*ground.Solution, error) {
 				}
 				v = &enc.verts[c]
 			}
-			if v.pos < 0 {
+			if v.layer != lastLayer {
 				return -1, fmt.Errorf("%w: action %s ends at vertex %d, which is no step", ErrBadModel, t.TaskName(tk), vi)
 			}
 			steps[v.pos] = node
@@ -88,6 +89,9 @@ func (enc *Encoding) Decode(model []bool) (*ground.Solution, error) {
 		m, err := method(vi, tk)
 		if err != nil {
 			return -1, err
+		}
+		if o := enc.order[m]; len(o) > len(v.children) {
+			return -1, fmt.Errorf("%w: method %s at vertex %d, in the last layer, has subtasks", ErrBadModel, t.MethodName(m), vi)
 		}
 		sol.Nodes = append(sol.Nodes, ground.SolNode{Task: tk, Method: m})
 		gm := &t.Methods[m]
@@ -105,7 +109,7 @@ func (enc *Encoding) Decode(model []bool) (*ground.Solution, error) {
 		sol.Nodes[node].Children = children
 		return node, nil
 	}
-	for k, r := range enc.roots {
+	for k, r := range enc.layers[0] {
 		n, err := visit(r)
 		if err != nil {
 			return nil, err
@@ -126,7 +130,7 @@ func (enc *Encoding) Decode(model []bool) (*ground.Solution, error) {
 			sol.Order = append(sol.Order, n)
 			continue
 		}
-		if tk, ok, _ := task(enc.steps[k]); ok && t.IsPrimitive(tk) {
+		if tk, ok, _ := task(enc.layers[lastLayer][k]); ok && t.IsPrimitive(tk) {
 			return nil, fmt.Errorf("%w: step %d holds %s, which no task of the tree put there", ErrBadModel, k, t.TaskName(tk))
 		}
 	}

@@ -10,15 +10,29 @@ import (
 	"github.com/htnsat/htnsat/plan"
 )
 
-// The encoding follows totSAT (Behnke, Höller and Biundo, 2018). A path
-// decomposition tree (PDT) is laid over every decomposition the ground task
-// allows: a vertex holds one task out of the tasks that can stand there,
-// and, if that task is compound, one of its methods; the i-th child of a
-// vertex holds the i-th subtask of the chosen method, or, for a primitive
-// task, the first child inherits it. Vertices that can hold only actions
-// are the plan's time steps, in tree order, with fact variables between
-// them for preconditions, effects and frame axioms. A method's precondition
-// holds at the step where its subtree starts.
+// The encoding lays a path decomposition tree (PDT, as in totSAT: Behnke,
+// Höller and Biundo, 2018) over every decomposition the ground task allows,
+// and grows it one layer at a time, as Tree-REX and Lilotane do (Schreiber
+// et al., ICAPS 2019; Schreiber, JAIR 2021), so that one solver can keep
+// the formula of a layer, and what it learnt from it, when the next layer
+// is added.
+//
+// A vertex holds one task out of those that can stand there and, if that
+// task is compound, one of its methods; layer 0 holds the initial network,
+// and the i-th child of a vertex (in the next layer) holds the i-th subtask
+// of the chosen method, or, for an action, the first child inherits it.
+// A layer's vertices, in order, are its positions; fact variables between
+// positions give the states. The state before a vertex is the state before
+// its first child, so the two share their variables, and the state after
+// the last position of every layer is the goal's. An action constrains the
+// states around its position by its preconditions and effects; a compound
+// task, not yet decomposed, may change at most what some action of its
+// subtree can change (its possible effects); a method's precondition holds
+// in the state before its position. A layer describes a plan when no
+// vertex of it still needs decomposing: the literal Final(layer) says so,
+// and the solver is asked under it as an assumption, so that a layer that
+// has no plan leaves its clauses, and what the solver learnt, in place for
+// the next.
 //
 // Partially ordered networks are linearised: each method's subtasks (and
 // the initial network) are put in one order allowed by their ordering.
@@ -35,8 +49,10 @@ type varKind uint8
 const (
 	kindTask   varKind = iota // task a at vertex v
 	kindMethod                // method a at vertex v
-	kindFact                  // fact a at step v
+	kindFact                  // fact a before position v of the layer of the last state encoded with it
 	kindAux                   // helper of an at-most-one constraint
+	kindFinal                 // layer v describes a plan
+	kindOpen                  // vertex v takes a method with subtasks
 )
 
 type varInfo struct {
@@ -46,34 +62,48 @@ type varInfo struct {
 
 // vertex is a node of the path decomposition tree.
 type vertex struct {
-	parent   int32
-	depth    int32
+	parent   int32 // -1 for the initial network
+	layer    int32
+	pos      int32           // position in its layer
 	tasks    []ground.TaskID // possible tasks, sorted
 	taskVar  []Var
 	methods  []ground.MethodID // possible methods, sorted
 	methVar  []Var
 	reasons  [][]Lit // per task: the parent's literals that put it here
-	children []int32
-	pos      int32 // step index for a vertex that holds actions only, else -1
-	start    int32 // first step of the vertex's subtree
+	children []int32 // in the next layer, once it is built
+	width    int32   // how many children the next layer gives it
 }
 
-// Encoding is the CNF of a ground task at one depth, with what is needed to
-// decode a model and to name the variables.
+// Encoding is the formula of a ground task as far as it has been grown,
+// with what is needed to grow it, to decode a model and to name the
+// variables.
 type Encoding struct {
-	t        *ground.Task
-	Depth    int
-	NumVars  int
-	Clauses  int
-	verts    []vertex
-	roots    []int32 // vertices of the initial network, in order
-	steps    []int32 // vertex of each step
-	factVars [][]Var // per step 0..len(steps), per fact (shared when unchanged)
-	info     []varInfo
-	order    [][]int32 // per ground method: subtask indices in the order used
-	initial  []int     // initial network indices in the order used
-	sink     Sink
-	known    []int8 // per variable: +1 or -1 if a unit clause fixes it
+	t       *ground.Task
+	opt     Options
+	sink    Sink
+	ctx     context.Context
+	err     error // the context's error once it has ended
+	NumVars int
+	Clauses int
+	// Depth is the number of layers.
+	Depth   int
+	verts   []vertex
+	layers  [][]int32 // vertices of each layer, in plan order
+	offsets [][]int32 // per layer l but the last: position p -> position of its first child in layer l+1 (or where it would be), len(layer)+1 entries
+	info    []varInfo
+	known   []int8    // per variable: +1 or -1 if a unit clause fixes it
+	order   [][]int32 // per ground method: subtask indices in the order used
+	initial []int     // initial network indices in the order used
+	// the states of the last layer whose state was encoded: per boundary
+	// (before each position, and after the last), per fact
+	stateLayer int
+	states     [][]Var
+	preDone    int // vertices whose method preconditions are encoded
+	preSeen    map[[2]int32]struct{}
+	finals     []Lit
+	opens      map[int32]Var // per vertex of the last encoded layer that may take a method with subtasks
+	effects    *possibleEffects
+	buf        []Lit
 }
 
 // Options bound an encoding.
@@ -86,36 +116,86 @@ type Options struct {
 	NoGroups bool
 }
 
-type encoder struct {
-	*Encoding
-	opt Options
-	buf []Lit
-	ctx context.Context
-	err error // the context's error once it has ended
+// NewEncoding starts the formula of t in sink: layer 0 (the initial
+// network), the tree's clauses and those of the choice groups. It stops
+// with the context's error when ctx ends (the context also bounds every
+// later call).
+func NewEncoding(ctx context.Context, t *ground.Task, sink Sink, opt Options) (*Encoding, error) {
+	if opt.MaxVertices <= 0 {
+		opt.MaxVertices = 5_000_000
+	}
+	e := &Encoding{t: t, opt: opt, sink: sink, ctx: ctx, stateLayer: -1}
+	e.info = append(e.info, varInfo{}) // variable 0 does not exist
+	e.known = append(e.known, 0)
+	if err := e.linearize(); err != nil {
+		return nil, err
+	}
+	var layer []int32
+	for _, i := range e.initial {
+		id, err := e.newVertex(-1, 0, int32(len(layer)), []ground.TaskID{t.Initial[i]}, nil)
+		if err != nil {
+			return nil, err
+		}
+		layer = append(layer, id)
+	}
+	e.layers = append(e.layers, layer)
+	e.Depth = 1
+	if !opt.NoGroups {
+		e.groupClauses()
+	}
+	return e, e.err
+}
+
+// Encode writes the formula of t with decompositions at most depth layers
+// deep (the initial network is layer 1) to sink, with Final of that layer
+// as a unit clause: the formula of a plan of at most that depth. It stops
+// with the context's error when ctx ends; what the sink has received by
+// then is incomplete.
+func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error) {
+	e, err := NewEncoding(ctx, t, sink, opt)
+	if err != nil {
+		return nil, err
+	}
+	for e.Depth < depth {
+		if err := e.AddLayer(); err != nil {
+			return nil, err
+		}
+	}
+	final, err := e.Final()
+	if err != nil {
+		return nil, err
+	}
+	if final != 0 {
+		e.add(final)
+	}
+	return e, e.err
 }
 
 // stopped reports whether the encoding must stop; loops over vertices and
 // steps call it. It checks the context at every call: one vertex can carry
-// many thousand methods (Freecell), so checking every 16th vertex let a
-// 60 s limit overrun by seconds.
-func (e *encoder) stopped() bool {
+// many thousand methods (Freecell).
+func (e *Encoding) stopped() bool {
 	if e.err == nil {
 		e.err = e.ctx.Err()
 	}
 	return e.err != nil
 }
 
-func (e *encoder) newVar(kind varKind, v, a int32) Var {
-	e.NumVars++
-	e.info = append(e.info, varInfo{kind, v, a})
-	e.known = append(e.known, 0)
-	return Var(e.NumVars)
+func (e *Encoding) newVar(kind varKind, v, a int32) Var {
+	x := e.sink.NewVar()
+	e.NumVars = int(x)
+	for len(e.info) <= int(x) {
+		e.info = append(e.info, varInfo{})
+		e.known = append(e.known, 0)
+	}
+	e.info[x] = varInfo{kind, v, a}
+	return x
 }
 
 // add writes a clause, simplified by the variables that unit clauses fix:
 // a clause with a true literal is dropped, false literals are left out. A
 // unit clause fixes its variable for the clauses that follow.
-func (e *encoder) add(lits ...Lit) {
+func (e *Encoding) add(lits ...Lit) {
 	buf := e.buf[:0]
 	for _, l := range lits {
 		switch k := e.known[l.Var()]; {
@@ -137,37 +217,9 @@ func (e *encoder) add(lits ...Lit) {
 	e.Clauses++
 }
 
-// Encode writes the CNF of t with decompositions at most depth levels deep
-// (the initial network is level 1) to sink. It stops with the context's
-// error when ctx ends; what the sink has received by then is incomplete.
-func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Options) (*Encoding, error) {
-	if opt.MaxVertices <= 0 {
-		opt.MaxVertices = 5_000_000
-	}
-	e := &encoder{Encoding: &Encoding{t: t, Depth: depth, sink: sink}, opt: opt, ctx: ctx}
-	e.info = append(e.info, varInfo{}) // variable 0 does not exist
-	e.known = append(e.known, 0)
-	if err := e.linearize(); err != nil {
-		return nil, err
-	}
-	if err := e.buildTree(); err != nil {
-		return nil, err
-	}
-	phases := []func(){e.treeClauses, e.stepClauses}
-	if !opt.NoGroups {
-		phases = append(phases, e.groupClauses)
-	}
-	for _, phase := range phases {
-		if phase(); e.err != nil {
-			return nil, e.err
-		}
-	}
-	return e.Encoding, nil
-}
-
 // linearize puts every method's subtasks and the initial network in one
 // order their orderings allow.
-func (e *encoder) linearize() error {
+func (e *Encoding) linearize() error {
 	t := e.t
 	e.order = make([][]int32, len(t.Methods))
 	for i := range t.Methods {
@@ -195,81 +247,183 @@ func (e *encoder) linearize() error {
 	return nil
 }
 
-// buildTree lays out the vertices depth first, so that steps come in plan
-// order, and allocates the task and method variables.
-func (e *encoder) buildTree() error {
+// newVertex makes a vertex of layer l at position pos holding one of
+// tasks, with its task and method variables and the clauses among them:
+// at most one task, a method implies its task, a compound task one of its
+// methods (at most one).
+func (e *Encoding) newVertex(parent, l, pos int32, tasks []ground.TaskID, reasons map[ground.TaskID][]Lit) (int32, error) {
 	t := e.t
-	var build func(parent int32, depth int, tasks []ground.TaskID, reasons map[ground.TaskID][]Lit) (int32, error)
-	build = func(parent int32, depth int, tasks []ground.TaskID, reasons map[ground.TaskID][]Lit) (int32, error) {
-		if e.stopped() {
-			return 0, e.err
+	if e.stopped() {
+		return 0, e.err
+	}
+	if len(e.verts) >= e.opt.MaxVertices {
+		return 0, fmt.Errorf("%w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, l+1)
+	}
+	id := int32(len(e.verts))
+	e.verts = append(e.verts, vertex{parent: parent, layer: l, pos: pos, tasks: tasks})
+	v := &e.verts[id]
+	for _, tk := range tasks {
+		r := reasons[tk]
+		v.reasons = append(v.reasons, r)
+		if len(r) == 1 {
+			// the only literal that puts the task here, and which puts
+			// it here for sure: the same variable
+			v.taskVar = append(v.taskVar, r[0].Var())
+		} else {
+			v.taskVar = append(v.taskVar, e.newVar(kindTask, id, int32(tk)))
 		}
-		if len(e.verts) >= e.opt.MaxVertices {
-			return 0, fmt.Errorf("%w: more than %d vertices in the decomposition tree at depth %d", ErrTooLarge, e.opt.MaxVertices, e.Depth)
+	}
+	if reasons == nil {
+		// a task of the initial network is there for sure (first, so
+		// that it simplifies the clauses that follow)
+		e.add(v.taskVar[0].Pos())
+	}
+	hasPrim := false
+	for _, tk := range tasks {
+		if t.IsPrimitive(tk) {
+			hasPrim = true
+			continue
 		}
-		id := int32(len(e.verts))
-		e.verts = append(e.verts, vertex{parent: parent, depth: int32(depth), tasks: tasks, pos: -1, start: int32(len(e.steps))})
-		v := &e.verts[id]
-		for _, tk := range tasks {
-			r := reasons[tk]
-			v.reasons = append(v.reasons, r)
-			if len(r) == 1 {
-				// the only literal that puts the task here, and which puts
-				// it here for sure: the same variable
-				v.taskVar = append(v.taskVar, r[0].Var())
-			} else {
-				v.taskVar = append(v.taskVar, e.newVar(kindTask, id, int32(tk)))
-			}
+		for _, m := range t.Compound(tk).Methods {
+			v.methods = append(v.methods, m)
+			v.width = max(v.width, int32(len(e.order[m])))
 		}
-		// the methods that fit below this depth
-		nChildren, hasPrim := 0, false
-		var methods []ground.MethodID
-		for _, tk := range tasks {
-			if t.IsPrimitive(tk) {
-				hasPrim = true
-				continue
-			}
-			for _, m := range t.Compound(tk).Methods {
-				if k := len(e.order[m]); k == 0 || depth < e.Depth {
-					methods = append(methods, m)
-					nChildren = max(nChildren, k)
+	}
+	if hasPrim {
+		v.width = max(v.width, 1)
+	}
+	slices.Sort(v.methods)
+	fits := map[ground.TaskID]int{}
+	for _, m := range v.methods {
+		fits[t.Methods[m].Task]++
+	}
+	for _, m := range v.methods {
+		if tk := t.Methods[m].Task; fits[tk] == 1 {
+			// a task with one method here takes it: the same variable
+			v.methVar = append(v.methVar, v.taskVar[v.taskIndex(tk)])
+		} else {
+			v.methVar = append(v.methVar, e.newVar(kindMethod, id, int32(m)))
+		}
+	}
+	// at most one task; two variables of the parent's tasks and methods
+	// exclude each other already (at most one task there, at most one
+	// method per task, a method implies its task)
+	tv := sets.Dedup(slices.Clone(v.taskVar))
+	inParent := func(x Var) bool {
+		return parent >= 0 && (slices.Contains(e.verts[parent].taskVar, x) || slices.Contains(e.verts[parent].methVar, x))
+	}
+	switch {
+	case len(tv) <= 6:
+		for i := range tv {
+			for j := i + 1; j < len(tv); j++ {
+				if !inParent(tv[i]) || !inParent(tv[j]) {
+					e.add(tv[i].Neg(), tv[j].Neg())
 				}
 			}
 		}
-		slices.Sort(methods)
-		v.methods = methods
-		fits := map[ground.TaskID]int{}
-		for _, m := range methods {
-			fits[t.Methods[m].Task]++
+	case !subsetVars(tv, e.verts[max(parent, 0)].taskVar, e.verts[max(parent, 0)].methVar) || parent < 0:
+		e.atMostOne(tv, id)
+	}
+	byTask := map[ground.TaskID][]Var{}
+	for k, m := range v.methods {
+		tk := t.Methods[m].Task
+		byTask[tk] = append(byTask[tk], v.methVar[k])
+		if x, y := v.methVar[k], v.taskVar[v.taskIndex(tk)]; x != y {
+			e.add(x.Neg(), y.Pos())
 		}
-		for _, m := range methods {
-			if tk := t.Methods[m].Task; fits[tk] == 1 {
-				// a task with one method here takes it: the same variable
-				v.methVar = append(v.methVar, v.taskVar[v.taskIndex(tk)])
-			} else {
-				v.methVar = append(v.methVar, e.newVar(kindMethod, id, int32(m)))
-			}
+	}
+	for k, tk := range v.tasks {
+		if t.IsPrimitive(tk) {
+			continue
 		}
-		if nChildren == 0 {
-			if hasPrim {
-				v.pos = int32(len(e.steps))
-				e.steps = append(e.steps, id)
-			}
-			return id, nil
+		ms := byTask[tk]
+		if len(ms) == 1 && ms[0] == v.taskVar[k] {
+			continue
 		}
-		kids := make([]int32, nChildren)
-		for i := 0; i < nChildren; i++ {
-			v := &e.verts[id]
+		cl := []Lit{v.taskVar[k].Neg()}
+		for _, mv := range ms {
+			cl = append(cl, mv.Pos())
+		}
+		e.add(cl...)
+		e.atMostOne(ms, id)
+	}
+	// a task needs a reason: a method of the parent that has it here, or
+	// the parent's action passed down
+	for k := range v.tasks {
+		if r := v.reasons[k]; r == nil || len(r) == 1 && r[0].Var() == v.taskVar[k] {
+			continue
+		}
+		e.add(append([]Lit{v.taskVar[k].Neg()}, v.reasons[k]...)...)
+	}
+	return id, nil
+}
+
+// subsetVars reports whether every variable of a is in b or c.
+func subsetVars(a, b, c []Var) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) && !slices.Contains(c, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// encodedAncestor is the vertex of the last encoded layer of which vi is
+// the first descendant (its first child's first child ...), or -1: the
+// state before vi is then the state before that vertex.
+func (e *Encoding) encodedAncestor(vi int32) int32 {
+	if e.stateLayer < 0 {
+		return -1
+	}
+	for e.verts[vi].layer > int32(e.stateLayer) {
+		p := e.verts[vi].parent
+		if p < 0 || e.verts[p].children[0] != vi {
+			return -1
+		}
+		vi = p
+	}
+	return vi
+}
+
+// sameAs reports whether v holds exactly the tasks of u, with the same
+// variables, and no method: an action inherited alone.
+func (v *vertex) sameAs(u *vertex) bool {
+	return len(v.methods) == 0 && len(u.methods) == 0 && slices.Equal(v.tasks, u.tasks) && slices.Equal(v.taskVar, u.taskVar)
+}
+
+func (v *vertex) taskIndex(tk ground.TaskID) int {
+	if i, ok := slices.BinarySearch(v.tasks, tk); ok {
+		return i
+	}
+	return -1
+}
+
+// AddLayer grows the tree by one layer: the children of every vertex of
+// the last layer, and the clauses that tie them to their parent (a method
+// puts its subtasks there, an action passes down to the first child).
+func (e *Encoding) AddLayer() error {
+	t := e.t
+	last := e.layers[len(e.layers)-1]
+	l := int32(len(e.layers))
+	var layer []int32
+	offs := make([]int32, len(last)+1)
+	for p, vi := range last {
+		offs[p] = int32(len(layer))
+		v := &e.verts[vi]
+		n := v.width
+		kids := make([]int32, n)
+		for i := int32(0); i < n; i++ {
+			v := &e.verts[vi]
 			why := map[ground.TaskID][]Lit{}
 			if i == 0 {
-				for k, tk := range tasks {
+				for k, tk := range v.tasks {
 					if t.IsPrimitive(tk) {
 						why[tk] = append(why[tk], v.taskVar[k].Pos())
 					}
 				}
 			}
-			for k, m := range methods {
-				if o := e.order[m]; i < len(o) {
+			for k, m := range v.methods {
+				if o := e.order[m]; int(i) < len(o) {
 					sub := t.Methods[m].Subtasks[o[i]]
 					why[sub] = append(why[sub], v.methVar[k].Pos())
 				}
@@ -278,23 +432,39 @@ func (e *encoder) buildTree() error {
 			for tk := range why {
 				set[tk] = true
 			}
-			child, err := build(id, depth+1, sortedTasks(set), why)
+			child, err := e.newVertex(vi, l, int32(len(layer)), sortedTasks(set), why)
 			if err != nil {
-				return 0, err
+				return err
 			}
 			kids[i] = child
+			layer = append(layer, child)
 		}
-		e.verts[id].children = kids
-		return id, nil
-	}
-	for _, i := range e.initial {
-		r, err := build(-1, 1, []ground.TaskID{t.Initial[i]}, nil)
-		if err != nil {
-			return err
+		v = &e.verts[vi]
+		v.children = kids
+		// the clauses from the parent's side: an action passes down, a
+		// method puts each subtask at its child
+		for k, tk := range v.tasks {
+			if t.IsPrimitive(tk) {
+				c := &e.verts[kids[0]]
+				if x, y := v.taskVar[k], c.taskVar[c.taskIndex(tk)]; x != y {
+					e.add(x.Neg(), y.Pos())
+				}
+			}
 		}
-		e.roots = append(e.roots, r)
+		for k, m := range v.methods {
+			for i, si := range e.order[m] {
+				c := &e.verts[kids[i]]
+				if x, y := v.methVar[k], c.taskVar[c.taskIndex(t.Methods[m].Subtasks[si])]; x != y {
+					e.add(x.Neg(), y.Pos())
+				}
+			}
+		}
 	}
-	return nil
+	offs[len(last)] = int32(len(layer))
+	e.layers = append(e.layers, layer)
+	e.offsets = append(e.offsets, offs)
+	e.Depth++
+	return e.err
 }
 
 func sortedTasks(set map[ground.TaskID]bool) []ground.TaskID {
@@ -306,106 +476,110 @@ func sortedTasks(set map[ground.TaskID]bool) []ground.TaskID {
 	return out
 }
 
-func (v *vertex) taskIndex(tk ground.TaskID) int {
-	if i, ok := slices.BinarySearch(v.tasks, tk); ok {
-		return i
+// Final encodes the states of the last layer (once) and returns the
+// literal that says the last layer describes a plan: no vertex of it
+// takes a method with subtasks (is open). It is 0 when no vertex of the
+// layer can be open: the layer is final in every model.
+func (e *Encoding) Final() (Lit, error) {
+	l := len(e.layers) - 1
+	if l < len(e.finals) {
+		return e.finals[l], nil
 	}
-	return -1
+	e.stateClauses()
+	if e.err != nil {
+		return 0, e.err
+	}
+	var f Lit
+	if len(e.opens) > 0 {
+		x := e.newVar(kindFinal, int32(l), 0)
+		for _, vi := range e.layers[l] {
+			if o, ok := e.opens[vi]; ok {
+				e.add(x.Neg(), o.Neg())
+			}
+		}
+		f = x.Pos()
+	}
+	for len(e.finals) < l {
+		e.finals = append(e.finals, 0) // layers whose state was never encoded
+	}
+	e.finals = append(e.finals, f)
+	return f, e.err
 }
 
-// treeClauses encodes the choices of the tree: one task per vertex, a
-// method for a compound task, the children a method or an inherited action
-// prescribes, and no task at a child without such a reason.
-func (e *encoder) treeClauses() {
-	t := e.t
-	for _, r := range e.roots {
-		e.add(e.verts[r].taskVar[0].Pos())
+// boundary maps position p of layer l to the position of its first
+// descendant in layer to (or where it would be).
+func (e *Encoding) boundary(l, p, to int) int {
+	for ; l < to; l++ {
+		p = int(e.offsets[l][p])
 	}
-	imply := func(a, b Var) { // a -> b, unless they are the same variable
-		if a != b {
-			e.add(a.Neg(), b.Pos())
-		}
-	}
-	for vi := range e.verts {
-		if e.stopped() {
-			return
-		}
-		v := &e.verts[vi]
-		e.atMostOne(sets.Dedup(slices.Clone(v.taskVar)), int32(vi))
-		byTask := map[ground.TaskID][]Var{}
-		for k, m := range v.methods {
-			tk := t.Methods[m].Task
-			byTask[tk] = append(byTask[tk], v.methVar[k])
-			imply(v.methVar[k], v.taskVar[v.taskIndex(tk)])
-		}
-		for k, tk := range v.tasks {
-			if t.IsPrimitive(tk) {
-				if len(v.children) > 0 {
-					c := &e.verts[v.children[0]]
-					imply(v.taskVar[k], c.taskVar[c.taskIndex(tk)])
-				}
-				continue
-			}
-			ms := byTask[tk]
-			if len(ms) == 1 && ms[0] == v.taskVar[k] {
-				continue
-			}
-			cl := []Lit{v.taskVar[k].Neg()}
-			for _, mv := range ms {
-				cl = append(cl, mv.Pos())
-			}
-			e.add(cl...) // with no method fitting, the task cannot be here
-			e.atMostOne(ms, int32(vi))
-		}
-		for k, m := range v.methods {
-			for i, si := range e.order[m] {
-				c := &e.verts[v.children[i]]
-				imply(v.methVar[k], c.taskVar[c.taskIndex(t.Methods[m].Subtasks[si])])
-			}
-		}
-		// a task at a child needs a reason: a method of the parent that
-		// has it there, or the parent's action passed down
-		for _, ci := range v.children {
-			c := &e.verts[ci]
-			for k := range c.tasks {
-				if r := c.reasons[k]; len(r) == 1 && r[0].Var() == c.taskVar[k] {
-					continue
-				}
-				e.add(append([]Lit{c.taskVar[k].Neg()}, c.reasons[k]...)...)
-			}
-		}
-	}
+	return p
 }
 
-// stepClauses encodes the states between steps: the initial state, action
-// preconditions and effects, frame axioms, method preconditions and the
-// goal. A fact's variable is shared by consecutive states until a step can
-// change it.
-func (e *encoder) stepClauses() {
+// stateClauses encodes the states between the positions of the last
+// layer: the initial state, actions' preconditions and effects, frame
+// axioms, the possible effects of compound tasks, method preconditions and
+// the goal. A fact's variable is shared by consecutive states while no
+// task between them can change it, and with the states of the last layer
+// encoded before, at the boundaries the two layers share.
+func (e *Encoding) stateClauses() {
 	t := e.t
+	l := len(e.layers) - 1
+	layer := e.layers[l]
 	nf := len(t.Facts)
-	cur := make([]Var, nf)
-	for f := range cur {
-		cur[f] = e.newVar(kindFact, 0, int32(f))
-	}
-	init := make([]bool, nf)
-	for _, f := range t.Init {
-		init[f] = true
-	}
-	for f, v := range cur {
-		if init[f] {
-			e.add(v.Pos())
-		} else {
-			e.add(v.Neg())
+	// the boundaries shared with the previous encoded layer
+	shared := map[int][]Var{}
+	if e.stateLayer >= 0 {
+		for p, st := range e.states {
+			b := e.boundary(e.stateLayer, p, l)
+			if prev, ok := shared[b]; ok {
+				// two boundaries of that layer are one here (the
+				// positions between them decompose into nothing): their
+				// states are the same
+				for f := range prev {
+					if prev[f] != st[f] {
+						e.add(prev[f].Neg(), st[f].Pos())
+						e.add(prev[f].Pos(), st[f].Neg())
+					}
+				}
+			}
+			shared[b] = st
 		}
 	}
-	e.factVars = append(e.factVars, cur)
-	for k, vi := range e.steps {
+	states := make([][]Var, len(layer)+1)
+	if st, ok := shared[0]; ok {
+		states[0] = st
+	} else {
+		cur := make([]Var, nf)
+		for f := range cur {
+			cur[f] = e.newVar(kindFact, 0, int32(f))
+		}
+		init := make([]bool, nf)
+		for _, f := range t.Init {
+			init[f] = true
+		}
+		for f, v := range cur {
+			if init[f] {
+				e.add(v.Pos())
+			} else {
+				e.add(v.Neg())
+			}
+		}
+		states[0] = cur
+	}
+	e.opens = map[int32]Var{}
+	for p, vi := range layer {
 		if e.stopped() {
 			return
 		}
 		v := &e.verts[vi]
-		// facts this step can change, and why
+		cur := states[p]
+		if next, ok := shared[p+1]; ok && e.stateLayer == l-1 && v.sameAs(&e.verts[v.parent]) {
+			// an action passed down unchanged between two boundaries of
+			// the layer before: its clauses are there already
+			states[p+1] = next
+			continue
+		}
+		// facts this position can change, and why
 		adders := map[ground.FactID][]Lit{}
 		deleters := map[ground.FactID][]Lit{}
 		var changed []ground.FactID
@@ -432,10 +606,57 @@ func (e *encoder) stepClauses() {
 				}
 			}
 		}
-		next := append([]Var(nil), cur...)
+		// an open vertex (a method with subtasks, decomposed in a later
+		// layer) may change what some action below it can change
+		var openers []Var
+		for k, m := range v.methods {
+			if len(t.Methods[m].Subtasks) > 0 {
+				openers = append(openers, v.methVar[k])
+			}
+		}
+		var open Var
+		switch len(openers) {
+		case 0:
+		case 1:
+			open = openers[0]
+		default:
+			open = e.newVar(kindOpen, vi, 0)
+			for _, x := range openers {
+				e.add(x.Neg(), open.Pos())
+			}
+		}
+		if open != 0 {
+			e.opens[vi] = open
+		}
+		if open != 0 {
+			if e.effects == nil {
+				e.effects = newPossibleEffects(t)
+			}
+			for _, tk := range v.tasks {
+				if t.IsPrimitive(tk) {
+					continue
+				}
+				for _, f := range e.effects.of(tk) {
+					note(f)
+					adders[f] = append(adders[f], open.Pos())
+					deleters[f] = append(deleters[f], open.Pos())
+				}
+			}
+		}
 		slices.Sort(changed)
-		for _, f := range changed {
-			next[f] = e.newVar(kindFact, int32(k+1), int32(f))
+		next, isShared := shared[p+1]
+		if !isShared {
+			next = slices.Clone(cur)
+			for _, f := range changed {
+				next[f] = e.newVar(kindFact, int32(p+1), int32(f))
+			}
+		}
+		// an action passed down from the last encoded layer has its
+		// preconditions there already, and its effects too if it still
+		// ends at a boundary of that layer
+		var old []Var
+		if anc := e.encodedAncestor(vi); anc >= 0 {
+			old = e.verts[anc].taskVar
 		}
 		for i, tk := range v.tasks {
 			if !t.IsPrimitive(tk) {
@@ -443,11 +664,17 @@ func (e *encoder) stepClauses() {
 			}
 			a := &t.Actions[tk]
 			x := v.taskVar[i].Neg()
-			for _, f := range a.Pre {
-				e.add(x, cur[f].Pos())
+			inherited := slices.Contains(old, v.taskVar[i])
+			if !inherited {
+				for _, f := range a.Pre {
+					e.addPre(v.taskVar[i], cur[f].Pos())
+				}
+				for _, f := range a.NegPre {
+					e.addPre(v.taskVar[i], cur[f].Neg())
+				}
 			}
-			for _, f := range a.NegPre {
-				e.add(x, cur[f].Neg())
+			if inherited && isShared {
+				continue
 			}
 			for _, f := range a.Add {
 				e.add(x, next[f].Pos())
@@ -458,46 +685,82 @@ func (e *encoder) stepClauses() {
 				}
 			}
 		}
-		for _, f := range changed {
-			// a fact that changes was changed by an action of this step
-			e.add(append([]Lit{cur[f].Neg(), next[f].Pos()}, deleters[f]...)...)
-			e.add(append([]Lit{cur[f].Pos(), next[f].Neg()}, adders[f]...)...)
+		// a fact that changes was changed by a task of this position (at
+		// a boundary shared with an earlier layer, facts that children
+		// before this one changed have other variables too)
+		frame := func(f int) {
+			if cur[f] == next[f] {
+				return
+			}
+			e.add(append([]Lit{cur[f].Neg(), next[f].Pos()}, dedupLits(deleters[ground.FactID(f)])...)...)
+			e.add(append([]Lit{cur[f].Pos(), next[f].Neg()}, dedupLits(adders[ground.FactID(f)])...)...)
 		}
-		cur = next
-		e.factVars = append(e.factVars, cur)
+		if isShared {
+			for f := range nf {
+				frame(f)
+			}
+		} else {
+			for _, f := range changed {
+				frame(int(f))
+			}
+		}
+		states[p+1] = next
 	}
-	for vi := range e.verts {
+	// method preconditions hold in the state before the method's position,
+	// which every later layer shares: each is encoded once
+	for ; e.preDone < len(e.verts); e.preDone++ {
 		if e.stopped() {
 			return
 		}
-		v := &e.verts[vi]
+		v := &e.verts[e.preDone]
+		if len(v.methods) == 0 {
+			continue
+		}
+		state := states[e.boundary(int(v.layer), int(v.pos), l)]
 		for k, m := range v.methods {
-			state := e.factVars[v.start]
+			x := v.methVar[k]
 			for _, f := range t.Methods[m].Pre {
-				e.add(v.methVar[k].Neg(), state[f].Pos())
+				e.addPre(x, state[f].Pos())
 			}
 			for _, f := range t.Methods[m].NegPre {
-				e.add(v.methVar[k].Neg(), state[f].Neg())
+				e.addPre(x, state[f].Neg())
 			}
 		}
 	}
-	last := e.factVars[len(e.steps)]
+	end := states[len(layer)]
 	for _, f := range t.Goal {
-		e.add(last[f].Pos())
+		e.add(end[f].Pos())
 	}
 	for _, f := range t.GoalNeg {
-		e.add(last[f].Neg())
+		e.add(end[f].Neg())
 	}
+	e.stateLayer, e.states = l, states
+}
+
+// addPre adds the precondition clause x -> l once: a vertex whose task
+// (and method) is its parent's method (one reason, one method) shares the
+// parent's variable and state, and a method's precondition is often its
+// first subtask's too.
+func (e *Encoding) addPre(x Var, l Lit) {
+	if e.preSeen == nil {
+		e.preSeen = map[[2]int32]struct{}{}
+	}
+	key := [2]int32{int32(x), int32(l)}
+	if _, ok := e.preSeen[key]; ok {
+		return
+	}
+	e.preSeen[key] = struct{}{}
+	e.add(x.Neg(), l)
 }
 
 // groupClauses adds, for every choice group and value, the clause that one
 // of the group's tasks takes the value. The groups' exclusions hold in the
 // (linearised) total order the encoding uses, so no plan is lost.
-func (e *encoder) groupClauses() {
+func (e *Encoding) groupClauses() {
 	t := e.t
 	root := map[ground.TaskID]int32{}
 	for k, i := range e.initial {
-		root[t.Initial[i]] = e.roots[k]
+		root[t.Initial[i]] = e.layers[0][k]
 	}
 	groups, err := t.ChoiceGroups(e.ctx)
 	if err != nil {
@@ -521,32 +784,37 @@ func (e *encoder) groupClauses() {
 	}
 }
 
-func contains(fs []ground.FactID, f ground.FactID) bool {
-	for _, x := range fs {
-		if x == f {
-			return true
-		}
+// dedupLits removes repeated literals (an open vertex is the adder of a
+// fact once per compound task that may change it).
+func dedupLits(ls []Lit) []Lit {
+	if len(ls) < 2 {
+		return ls
 	}
-	return false
+	return sets.Dedup(ls)
 }
 
-// Steps is the number of time steps (slots for one action each).
-func (enc *Encoding) Steps() int { return len(enc.steps) }
+func contains(fs []ground.FactID, f ground.FactID) bool {
+	return slices.Contains(fs, f)
+}
+
+// Steps is the number of positions of the last layer: the slots of the
+// plan's actions.
+func (e *Encoding) Steps() int { return len(e.layers[len(e.layers)-1]) }
 
 // Vertices is the size of the decomposition tree.
-func (enc *Encoding) Vertices() int { return len(enc.verts) }
+func (e *Encoding) Vertices() int { return len(e.verts) }
 
 // VarName describes variable v for DIMACS comments.
-func (enc *Encoding) VarName(v Var) string {
-	in := enc.info[v]
-	t := enc.t
+func (e *Encoding) VarName(v Var) string {
+	in := e.info[v]
+	t := e.t
 	switch in.kind {
 	case kindTask:
 		what := "task"
 		if t.IsPrimitive(ground.TaskID(in.a)) {
 			what = "action"
 		}
-		return fmt.Sprintf("%s at vertex %d (step %d): %s", what, in.v, enc.verts[in.v].start, t.TaskName(ground.TaskID(in.a)))
+		return fmt.Sprintf("%s at vertex %d (layer %d): %s", what, in.v, e.verts[in.v].layer+1, t.TaskName(ground.TaskID(in.a)))
 	case kindMethod:
 		m := ground.MethodID(in.a)
 		name := t.MethodName(m) // with its variables' values
@@ -559,18 +827,23 @@ func (enc *Encoding) VarName(v Var) string {
 		}
 		return fmt.Sprintf("method at vertex %d: %s for %s", in.v, name, t.TaskName(t.Methods[m].Task))
 	case kindFact:
-		return fmt.Sprintf("fact at step %d: %s", in.v, t.FactName(ground.FactID(in.a)))
+		return fmt.Sprintf("fact before position %d: %s", in.v, t.FactName(ground.FactID(in.a)))
+	case kindFinal:
+		return fmt.Sprintf("layer %d describes a plan", in.v+1)
+	case kindOpen:
+		return fmt.Sprintf("vertex %d takes a method with subtasks", in.v)
 	}
 	return fmt.Sprintf("at-most-one helper (vertex %d)", in.v)
 }
 
 // VarKind says what variable v stands for: "task", "action", "method",
-// "fact" or "aux" (a helper of an at-most-one constraint).
-func (enc *Encoding) VarKind(v Var) string {
-	in := enc.info[v]
+// "fact", "final" (a layer describes a plan), "open" (a vertex takes a
+// method with subtasks) or "aux" (a helper of an at-most-one constraint).
+func (e *Encoding) VarKind(v Var) string {
+	in := e.info[v]
 	switch in.kind {
 	case kindTask:
-		if enc.t.IsPrimitive(ground.TaskID(in.a)) {
+		if e.t.IsPrimitive(ground.TaskID(in.a)) {
 			return "action"
 		}
 		return "task"
@@ -578,6 +851,10 @@ func (enc *Encoding) VarKind(v Var) string {
 		return "method"
 	case kindFact:
 		return "fact"
+	case kindFinal:
+		return "final"
+	case kindOpen:
+		return "open"
 	}
 	return "aux"
 }

@@ -39,7 +39,7 @@ func ExampleSolve() {
 	fmt.Printf("depth %d, %d variables, %d clauses\n", st.Depth, st.Vars, st.Clauses)
 	fmt.Println(pl.Length(), "actions; verified:", verify.Verify(context.Background(), p, pl) == nil)
 	// Output:
-	// depth 2, 712 variables, 1941 clauses
+	// depth 2, 712 variables, 1689 clauses
 	// 46 actions; verified: true
 }
 
@@ -77,8 +77,8 @@ func ExampleWriteDIMACS() {
 	lines := strings.SplitN(b.String(), "\n", 5)
 	fmt.Println(strings.Join(lines[:4], "\n"))
 	// Output:
-	// c var 1 task at vertex 0 (step 0): __choice_0
+	// c var 1 task at vertex 0 (layer 1): __choice_0
 	// c var 2 method at vertex 0: __choose d2 for __choice_0
-	// p cnf 712 1941
+	// p cnf 712 1689
 	// 1 0
 }

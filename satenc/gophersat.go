@@ -37,13 +37,12 @@ func (g *gophersatSink) AddClause(lits ...Lit) {
 	g.clauses = append(g.clauses, c)
 }
 
-// Solve runs gophersat on the formula. A gophersat solve cannot be
-// interrupted: when ctx ends first, Solve returns ctx.Err() at once and the
-// search goes on in the background until it finishes, holding the lock
-// that the next Solve waits for.
+// Solve runs gophersat on the formula. When ctx ends first, Solve returns
+// ctx.Err() at once and the search stops at its next learnt clause (see
+// stopOnCancel).
 func (Gophersat) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	sink := &gophersatSink{clauses: make([][]int, 0, cnf.NumClauses)}
-	cnf.Each(sink)
+	cnf.Clauses(func(cl []Lit) { sink.AddClause(cl...) })
 	type answer struct {
 		sat   bool
 		model []bool
@@ -62,11 +61,17 @@ func (Gophersat) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 		// search left running in the background after a timeout
 		defer func() {
 			if x := recover(); x != nil {
+				if err := ctx.Err(); err != nil {
+					done <- answer{err: err} // stopped (see stopOnCancel)
+					return
+				}
 				done <- answer{err: fmt.Errorf("gophersat failed: %v", x)}
 			}
 		}()
 		pb := solver.ParseSliceNb(sink.clauses, cnf.NumVars)
 		s := solver.New(pb)
+		finished := stopOnCancel(ctx, s)
+		defer finished()
 		if s.Solve() != solver.Sat {
 			done <- answer{}
 			return
@@ -85,4 +90,30 @@ func (Gophersat) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// stopOnCancel makes the search of s stop soon after ctx ends. gophersat
+// has no way to stop a search, but it can write a certificate of every
+// clause it learns to a channel: the channel is drained while ctx lasts
+// and closed when it ends, so that the next clause learnt panics the
+// search goroutine, which recovers and ends (freeing the solver and the
+// lock). The price is that gophersat formats every clause it learns as
+// text for the channel.
+func stopOnCancel(ctx context.Context, s *solver.Solver) (finished func()) {
+	ch := make(chan string)
+	over := make(chan struct{})
+	s.Certified, s.CertChan = true, ch
+	go func() {
+		for {
+			select {
+			case <-ch:
+			case <-over:
+				return
+			case <-ctx.Done():
+				close(ch)
+				return
+			}
+		}
+	}()
+	return func() { close(over) }
 }

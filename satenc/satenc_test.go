@@ -159,7 +159,7 @@ func TestBitFlip(t *testing.T) {
 	}
 	flipped := 0
 	for v := 1; v <= enc.NumVars; v++ {
-		if k := enc.VarKind(satenc.Var(v)); k == "fact" || k == "aux" {
+		if k := enc.VarKind(satenc.Var(v)); k != "task" && k != "action" && k != "method" {
 			continue
 		}
 		m := append([]bool(nil), res.Model...)
@@ -266,6 +266,7 @@ func TestIPCCompacted(t *testing.T) {
 // cancellingSink ends a context after a number of clauses and counts the
 // clauses it gets.
 type cancellingSink struct {
+	satenc.CNF
 	after, n int
 	cancel   context.CancelFunc
 }

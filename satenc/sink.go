@@ -26,10 +26,13 @@ func (l Lit) Var() Var {
 	return Var(l)
 }
 
-// Sink receives the clauses of an encoding. The in-memory CNF, the DIMACS
-// writer and the solver back ends implement it, so that encoders never
+// Sink receives the clauses of an encoding and hands out its variables,
+// so that it always knows how many there are. The in-memory CNF, the
+// DIMACS writer and the solvers implement it, so that encoders never
 // depend on where their clauses go.
 type Sink interface {
+	// NewVar returns a variable not used before (1, 2, ...).
+	NewVar() Var
 	AddClause(lits ...Lit)
 }
 
@@ -41,7 +44,14 @@ type CNF struct {
 	lits       []Lit
 }
 
-// AddClause appends a clause.
+// NewVar returns the next variable.
+func (c *CNF) NewVar() Var {
+	c.NumVars++
+	return Var(c.NumVars)
+}
+
+// AddClause appends a clause; a literal of a variable beyond NumVars
+// raises NumVars.
 func (c *CNF) AddClause(lits ...Lit) {
 	for _, l := range lits {
 		if v := int(l.Var()); v > c.NumVars {
@@ -64,6 +74,12 @@ func (c *CNF) Clauses(fn func([]Lit)) {
 		}
 	}
 }
+
+// mark and truncate undo the clauses added after a mark (a solver that
+// is not incremental adds its assumptions as unit clauses for one call).
+func (c *CNF) mark() (int, int) { return len(c.lits), c.NumClauses }
+
+func (c *CNF) truncate(lits, clauses int) { c.lits, c.NumClauses = c.lits[:lits], clauses }
 
 // Each sends every clause to s.
 func (c *CNF) Each(s Sink) {
@@ -91,6 +107,15 @@ func NewDIMACSWriter(dir string) (*DIMACSWriter, error) {
 	}
 	return &DIMACSWriter{tmp: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
 }
+
+// NewVar returns the next variable.
+func (d *DIMACSWriter) NewVar() Var {
+	d.numVars++
+	return Var(d.numVars)
+}
+
+// NumVars is the number of variables so far.
+func (d *DIMACSWriter) NumVars() int { return d.numVars }
 
 // AddClause writes one clause line.
 func (d *DIMACSWriter) AddClause(lits ...Lit) {

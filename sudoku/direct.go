@@ -15,12 +15,11 @@ import (
 // most one digit, and every row, column and box has every missing digit at
 // least and at most once.
 type Direct struct {
-	Grid    Grid
-	CNF     *satenc.CNF
-	cell    []int          // variable -> cell index
-	digit   []int          // variable -> digit
-	vars    map[[2]int]int // (cell, digit) -> variable
-	NumVars int
+	Grid  Grid
+	CNF   *satenc.CNF
+	cell  []int          // variable -> cell index
+	digit []int          // variable -> digit
+	vars  map[[2]int]int // (cell, digit) -> variable
 }
 
 // ErrNoSolution: the puzzle has no solution.
@@ -56,16 +55,11 @@ func EncodeDirect(g Grid) (*Direct, error) {
 				if rowHas[r][d] || colHas[c][d] || boxHas[g.BoxOf(r, c)][d] {
 					continue
 				}
-				e.NumVars++
-				e.vars[[2]int{r*n + c, d}] = e.NumVars
+				e.vars[[2]int{r*n + c, d}] = int(e.CNF.NewVar())
 				e.cell = append(e.cell, r*n+c)
 				e.digit = append(e.digit, d)
 			}
 		}
-	}
-	fresh := func() satenc.Var {
-		e.NumVars++
-		return satenc.Var(e.NumVars)
 	}
 	// a group of variables must have exactly one true; an empty group that
 	// must have one means no solution
@@ -78,7 +72,7 @@ func EncodeDirect(g Grid) (*Direct, error) {
 			cl[i] = v.Pos()
 		}
 		e.CNF.AddClause(cl...)
-		satenc.AtMostOne(e.CNF, vs, fresh)
+		satenc.AtMostOne(e.CNF, vs)
 		return nil
 	}
 	for r := 0; r < n; r++ {
@@ -125,7 +119,6 @@ func EncodeDirect(g Grid) (*Direct, error) {
 			}
 		}
 	}
-	e.CNF.NumVars = max(e.CNF.NumVars, e.NumVars)
 	return e, nil
 }
 
@@ -168,7 +161,7 @@ const (
 // the solution is unique.
 func SolveDirect(ctx context.Context, g Grid, s satenc.Solver, unique bool) (Grid, Uniqueness, *Direct, error) {
 	if s == nil {
-		s = satenc.Gophersat{}
+		s = satenc.Default()
 	}
 	e, err := EncodeDirect(g)
 	if errors.Is(err, ErrNoSolution) {
@@ -195,10 +188,9 @@ func SolveDirect(ctx context.Context, g Grid, s satenc.Solver, unique bool) (Gri
 // Uniqueness tells whether the solution of model is the only one: a
 // second solve, in a fresh solver, with it blocked.
 func (e *Direct) Uniqueness(ctx context.Context, s satenc.Solver, model []bool) (Uniqueness, error) {
-	second := &satenc.CNF{}
+	second := &satenc.CNF{NumVars: e.CNF.NumVars}
 	e.CNF.Each(second)
 	second.AddClause(e.Block(model)...)
-	second.NumVars = e.CNF.NumVars
 	res, err := s.Solve(ctx, second)
 	switch {
 	case err != nil:

@@ -23,7 +23,7 @@ func TestDirectSAT(t *testing.T) {
 		if u != Unique {
 			t.Errorf("%s: %s, want unique", l, u)
 		}
-		t.Logf("%.10s…: %d variables, %d clauses", l, e.NumVars, e.CNF.NumClauses)
+		t.Logf("%.10s…: %d variables, %d clauses", l, e.CNF.NumVars, e.CNF.NumClauses)
 	}
 	// an empty 4×4 grid has several solutions; a grid with a cell no digit
 	// fits has none

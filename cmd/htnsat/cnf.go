@@ -85,7 +85,7 @@ with recursion need --depth.`,
 					comments = append(comments, fmt.Sprintf("var %d %s", v, enc.VarName(satenc.Var(v))))
 				}
 			}
-			err = atomicfile.Write(output, func(f io.Writer) error { return w.WriteTo(f, enc.NumVars, comments) })
+			err = atomicfile.Write(output, func(f io.Writer) error { return w.WriteTo(f, w.NumVars(), comments) })
 			if err != nil {
 				return err
 			}
@@ -136,7 +136,7 @@ format, checked by the verifier.`,
 			if err != nil {
 				return failure(err)
 			}
-			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, discard{}, encOpt.sat)
+			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, &discard{}, encOpt.sat)
 			if err != nil {
 				return failure(err)
 			}
@@ -177,9 +177,10 @@ format, checked by the verifier.`,
 	return cmd
 }
 
-type discard struct{}
+type discard struct{ n satenc.Var }
 
-func (discard) AddClause(...satenc.Lit) {}
+func (d *discard) NewVar() satenc.Var      { d.n++; return d.n }
+func (d *discard) AddClause(...satenc.Lit) {}
 
 // encodingOptions are the options that shape an exported CNF: the
 // decoder must rebuild the same encoding.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/internal/compare"
@@ -28,6 +30,7 @@ type engineFlags struct {
 	seed        uint64
 	satSolver   string
 	maxDepth    int
+	noIncr      bool
 	depth       int
 }
 
@@ -45,8 +48,9 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&e.noConflicts, "no-conflicts", false, "do not weigh the choice of task by past dead ends")
 	f.Uint64Var(&e.seed, "seed", 0, "seed of the random tie-breaking after restarts")
 	f.BoolVar(&e.completePO, "complete-po", false, "in partial-order networks, also try decompositions before applicable actions (complete, slower)")
-	f.StringVar(&e.satSolver, "sat-solver", "", "external DIMACS solver command (e.g. 'cadical -q'); default: gophersat in-process")
+	f.StringVar(&e.satSolver, "sat-solver", "", "SAT solver: gophersat (pure Go, in-process), libcadical (linked, in binaries built with make build-cadical) or an external DIMACS solver command (e.g. 'cadical -q'); default: "+satenc.Default().Name())
 	f.IntVar(&e.maxDepth, "max-depth", 0, "SAT engine: deepest decomposition tree tried for recursive problems (0: 32)")
+	f.BoolVar(&e.noIncr, "no-incremental", false, "SAT engine: encode and solve each depth on its own, even with an incremental solver (the linked CaDiCaL)")
 	f.IntVar(&e.depth, "depth", 0, "SAT engine: use exactly this depth (0: automatic)")
 }
 
@@ -68,12 +72,20 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 }
 
 // satConfig is the SAT engine's configuration.
-func (e *engineFlags) satConfig() satenc.Config {
-	cfg := satenc.Config{MaxDepth: e.maxDepth, Depth: e.depth, Options: satenc.Options{NoGroups: e.noGroups}}
-	if e.satSolver != "" {
+func (e *engineFlags) satConfig() (satenc.Config, error) {
+	cfg := satenc.Config{MaxDepth: e.maxDepth, Depth: e.depth, NoIncremental: e.noIncr, Options: satenc.Options{NoGroups: e.noGroups}}
+	switch e.satSolver {
+	case "":
+	case "gophersat":
+		cfg.Solver = satenc.Gophersat{}
+	case "libcadical":
+		if cfg.Solver = satenc.Linked(); cfg.Solver == nil {
+			return cfg, &usageError{fmt.Errorf("--sat-solver libcadical: this binary does not link CaDiCaL (make build-cadical builds one that does)")}
+		}
+	default:
 		cfg.Solver = satenc.External{Command: e.satSolver}
 	}
-	return cfg
+	return cfg, nil
 }
 
 // pipeline is the configuration of a planning run with engine.
@@ -82,7 +94,11 @@ func (e *engineFlags) pipeline(engine pipeline.Engine) (pipeline.Config, error) 
 	if err != nil {
 		return pipeline.Config{}, err
 	}
-	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: e.satConfig()}, nil
+	sat, err := e.satConfig()
+	if err != nil {
+		return pipeline.Config{}, err
+	}
+	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: sat}, nil
 }
 
 // compare is the configuration of the Sudoku engines.
@@ -91,5 +107,9 @@ func (e *engineFlags) compare() (compare.Options, error) {
 	if err != nil {
 		return compare.Options{}, err
 	}
-	return compare.Options{HTN: o, SAT: e.satConfig(), NoFold: e.noFold, MaxGround: e.maxGround}, nil
+	sat, err := e.satConfig()
+	if err != nil {
+		return compare.Options{}, err
+	}
+	return compare.Options{HTN: o, SAT: sat, NoFold: e.noFold, MaxGround: e.maxGround}, nil
 }

@@ -209,10 +209,10 @@ func runDirect(ctx context.Context, p sudoku.Puzzle, opt Options, r *Run) error 
 	if err != nil {
 		return err
 	}
-	r.Vars, r.Clauses = enc.NumVars, enc.CNF.NumClauses
+	r.Vars, r.Clauses = enc.CNF.NumVars, enc.CNF.NumClauses
 	s := opt.SAT.Solver
 	if s == nil {
-		s = satenc.Gophersat{}
+		s = satenc.Default()
 	}
 	res, err := s.Solve(ctx, enc.CNF)
 	lap("solve")

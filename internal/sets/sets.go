@@ -54,6 +54,19 @@ func (b Bits) AndCount(c Bits) int {
 	return n
 }
 
+// Union adds the members of c to b (as long as b) and reports whether b
+// grew.
+func (b Bits) Union(c Bits) bool {
+	grew := false
+	for i, w := range c {
+		if w&^b[i] != 0 {
+			b[i] |= w
+			grew = true
+		}
+	}
+	return grew
+}
+
 // Members lists the members in increasing order.
 func (b Bits) Members() []int {
 	var out []int

@@ -1,0 +1,52 @@
+// Package heap is a binary min-heap of (node, cost) pairs, written out so
+// that pushing and popping do not box items (container/heap would
+// allocate for each). The TDG and relaxed composition heuristics of the
+// progression search and the depth analyses of the ground task use it.
+package heap
+
+// Item is a node (a fact, task, ...) with a cost.
+type Item struct{ Node, Cost int32 }
+
+// Min is a min-heap on Cost. The zero value is empty; a slice whose items
+// all have the same cost is a heap already.
+type Min []Item
+
+// Push adds an item.
+func (h *Min) Push(it Item) {
+	*h = append(*h, it)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if q[p].Cost <= q[i].Cost {
+			break
+		}
+		q[p], q[i] = q[i], q[p]
+		i = p
+	}
+}
+
+// Pop removes and returns an item of least cost; the heap must not be
+// empty.
+func (h *Min) Pop() Item {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < len(q) && q[l].Cost < q[m].Cost {
+			m = l
+		}
+		if r := l + 1; r < len(q) && q[r].Cost < q[m].Cost {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		q[m], q[i] = q[i], q[m]
+		i = m
+	}
+	*h = q
+	return top
+}

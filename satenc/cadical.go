@@ -1,0 +1,185 @@
+//go:build cadical
+
+package satenc
+
+// CaDiCaL, linked through its C API (ccadical.h of Debian's
+// libcadical-dev), in binaries built with the tag cadical (make
+// build-cadical). This file is the only one that uses cgo.
+
+/*
+#cgo LDFLAGS: -lcadical -lstdc++ -lm
+#include <stdint.h>
+#include <stdlib.h>
+#include <ccadical.h>
+
+// add_clauses adds n literals (clauses ended by 0) in one call.
+static void add_lits(CCaDiCaL *s, const int *lits, int n) {
+	for (int i = 0; i < n; i++) ccadical_add(s, lits[i]);
+}
+
+// values writes the value of variables 1..n to out (1 true, 0 false).
+static void values(CCaDiCaL *s, unsigned char *out, int n) {
+	for (int v = 1; v <= n; v++) out[v] = ccadical_val(s, v) > 0;
+}
+
+// learnt counts the clauses the solver learns.
+static void count_learnt(void *state, int *clause) {
+	(void) clause;
+	(*(int64_t *) state)++;
+}
+
+static void count_learnt_in(CCaDiCaL *s, int64_t *counter) {
+	ccadical_set_learn(s, counter, 1 << 30, count_learnt);
+}
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"unsafe"
+)
+
+// Cadical is the linked CaDiCaL. It is incremental: one solver keeps the
+// formula and what it learnt across the layers of an encoding, and a
+// solve stops soon after its context ends (through ccadical_terminate).
+type Cadical struct{}
+
+// Name is "cadical (linked)".
+func (Cadical) Name() string { return "cadical (linked)" }
+
+// Solve decides one formula in a fresh solver.
+func (Cadical) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
+	s := newCadical()
+	defer s.Close()
+	for range cnf.NumVars {
+		s.NewVar()
+	}
+	cnf.Clauses(func(cl []Lit) { s.AddClause(cl...) })
+	sat, err := s.Solve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Sat: sat}
+	if sat {
+		r.Model = s.Model()
+	}
+	return r, nil
+}
+
+// Incremental returns a new linked solver.
+func (Cadical) Incremental() Incremental { return newCadical() }
+
+// Linked is the linked CaDiCaL in this build.
+func Linked() Solver { return Cadical{} }
+
+// Default is the solver of the SAT engine when none is named: the linked
+// CaDiCaL in this build.
+func Default() Solver { return Cadical{} }
+
+type cadical struct {
+	s       *C.CCaDiCaL
+	numVars int
+	buf     []C.int // literals not yet handed over
+	model   []bool
+	learnt  *C.int64_t // C memory: the solver writes it from its callback
+	mu      sync.Mutex // guards s against ccadical_terminate after release
+}
+
+func newCadical() *cadical {
+	c := &cadical{s: C.ccadical_init()}
+	quiet := C.CString("quiet")
+	C.ccadical_set_option(c.s, quiet, 1) // it would write to standard output
+	C.free(unsafe.Pointer(quiet))
+	c.learnt = (*C.int64_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.int64_t(0)))))
+	C.count_learnt_in(c.s, c.learnt)
+	return c
+}
+
+func (c *cadical) Name() string { return Cadical{}.Name() }
+
+func (c *cadical) NewVar() Var {
+	c.numVars++
+	return Var(c.numVars)
+}
+
+func (c *cadical) AddClause(lits ...Lit) {
+	for _, l := range lits {
+		if v := int(l.Var()); v > c.numVars {
+			c.numVars = v
+		}
+		c.buf = append(c.buf, C.int(l))
+	}
+	c.buf = append(c.buf, 0)
+	if len(c.buf) >= 1<<16 {
+		c.flush()
+	}
+}
+
+func (c *cadical) flush() {
+	if len(c.buf) > 0 {
+		C.add_lits(c.s, &c.buf[0], C.int(len(c.buf)))
+		c.buf = c.buf[:0]
+	}
+}
+
+// errStopped is returned by a CaDiCaL search that ended without an
+// answer while its context lasted (never expected).
+var errStopped = errors.New("cadical stopped without an answer")
+
+func (c *cadical) Solve(ctx context.Context, assumptions ...Lit) (bool, error) {
+	c.flush()
+	for _, a := range assumptions {
+		C.ccadical_assume(c.s, C.int(a))
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-ctx.Done():
+			c.mu.Lock()
+			C.ccadical_terminate(c.s)
+			c.mu.Unlock()
+		case <-done:
+		}
+	}()
+	r := C.ccadical_solve(c.s)
+	close(done)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	switch r {
+	case 10:
+		c.model = make([]bool, c.numVars+1)
+		if c.numVars > 0 {
+			vals := make([]C.uchar, c.numVars+1)
+			C.values(c.s, &vals[0], C.int(c.numVars))
+			for v := 1; v <= c.numVars; v++ {
+				c.model[v] = vals[v] != 0
+			}
+		}
+		return true, nil
+	case 20:
+		return false, nil
+	}
+	return false, errStopped
+}
+
+func (c *cadical) Model() []bool { return c.model }
+
+// Learnt is the number of clauses the solver has learnt.
+func (c *cadical) Learnt() int64 { return int64(*c.learnt) }
+
+func (c *cadical) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.s != nil {
+		C.ccadical_release(c.s)
+		C.free(unsafe.Pointer(c.learnt))
+		c.s = nil
+	}
+}

@@ -1,0 +1,70 @@
+//go:build cadical
+
+package satenc_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/verify"
+)
+
+// TestCadicalIncremental: the linked CaDiCaL keeps what it learnt when a
+// layer has no plan. Over the depths a problem needs, one solver growing
+// with the layers learns fewer clauses in all than a fresh solver for
+// each depth under the same assumption, and the plan verifies.
+func TestCadicalIncremental(t *testing.T) {
+	// both need five layers, and the first four fail
+	cases := []struct{ domain, problem string }{
+		{"Satellite-GTOHP", "p05"},
+		{"Satellite-GTOHP", "p10"},
+	}
+	if d, p := os.Getenv("CADICAL_DOMAIN"), os.Getenv("CADICAL_PROBLEM"); d != "" {
+		cases = []struct{ domain, problem string }{{d, p}}
+	}
+	for _, c := range cases {
+		p, f := loadIPC(t, c.domain, c.problem)
+		ctx := context.Background()
+		sol, st, err := satenc.Solve(ctx, f.Task, satenc.Config{Solver: satenc.Cadical{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := verify.Verify(ctx, p, f.Unfold(sol).ToPlan(f.Orig)); err != nil {
+			t.Fatalf("%s %s: %v", c.domain, c.problem, err)
+		}
+		// the same layers, each depth in a fresh solver under the same
+		// assumption
+		scratch := int64(0)
+		for depth := max(f.Task.MinDepth(), 1); depth <= st.Depth; depth++ {
+			s := satenc.Cadical{}.Incremental()
+			enc, err := satenc.NewEncoding(ctx, f.Task, s, satenc.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for enc.Depth < depth {
+				if err := enc.AddLayer(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			final, err := enc.Final()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sat, err := s.Solve(ctx, final)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sat != (depth == st.Depth) {
+				t.Errorf("%s %s depth %d: from scratch %v", c.domain, c.problem, depth, sat)
+			}
+			scratch += s.(interface{ Learnt() int64 }).Learnt()
+			s.Close()
+		}
+		t.Logf("%s %s: depth %d, %d clauses learnt incrementally, %d from scratch", c.domain, c.problem, st.Depth, st.Learnt, scratch)
+		if st.Learnt < 0 || st.Learnt >= scratch {
+			t.Errorf("%s %s: %d clauses learnt incrementally, %d from scratch", c.domain, c.problem, st.Learnt, scratch)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package satenc_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/testutil"
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/verify"
+)
+
+// recursiveIPC are small recursive IPC problems and the depth their first
+// plan needs.
+var recursiveIPC = []struct{ domain, problem string }{
+	{"Blocksworld-GTOHP", "p01"},
+	{"Towers", "pfile_01"},
+	{"Satellite-GTOHP", "p01"},
+	{"AssemblyHierarchical", "genericLinearProblem_depth02"},
+}
+
+func loadIPC(t *testing.T, domain, problem string) (*hddl.Problem, *ground.Folding) {
+	t.Helper()
+	dir := testutil.IPCDir(t, "total-order", domain)
+	df := filepath.Join(dir, "domain.hddl")
+	if _, err := os.Stat(df); err != nil {
+		df = filepath.Join(dir, problem+"-domain.hddl")
+	}
+	p, task := testutil.LoadTask(t, df, filepath.Join(dir, problem+".hddl"))
+	return p, testutil.Compact(t, task)
+}
+
+// recordingSink keeps every clause as a sorted key, by the layer being
+// added when it came.
+type recordingSink struct {
+	satenc.CNF
+	layer int
+	seen  map[string]int // clause -> layer of its first addition
+	dups  []string
+	name  func(satenc.Var) string
+}
+
+func (r *recordingSink) AddClause(lits ...satenc.Lit) {
+	r.CNF.AddClause(lits...)
+	c := slices.Clone(lits)
+	slices.Sort(c)
+	key := fmt.Sprint(c)
+	if l, ok := r.seen[key]; ok && l != r.layer {
+		var names []string
+		for _, x := range c {
+			names = append(names, fmt.Sprintf("%d: %s", x, r.name(x.Var())))
+		}
+		r.dups = append(r.dups, fmt.Sprintf("%v (layer %d, again at layer %d)", names, l+1, r.layer+1))
+	}
+	r.seen[key] = r.layer
+}
+
+// TestIncrementalLayers grows the formula of recursive problems layer by
+// layer as the engine does. Each layer adds only its new part: over the
+// layers, fewer clauses than the one-shot formulas of every depth, and
+// few that an earlier layer added already (a vertex that shares its
+// parent's variables and states repeats some of its constraints; under a
+// tenth). The formula so
+// far under Final is satisfiable exactly at the depths where the one-shot
+// encoding of that depth is, and the plan of the first such depth
+// verifies.
+func TestIncrementalLayers(t *testing.T) {
+	for _, c := range recursiveIPC {
+		p, f := loadIPC(t, c.domain, c.problem)
+		task := f.Task
+		rec := &recordingSink{seen: map[string]int{}}
+		s := satenc.NewIncremental(satenc.Gophersat{})
+		ctx := context.Background()
+		enc, err := satenc.NewEncoding(ctx, task, teeSink{rec, s}, satenc.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.name = enc.VarName
+		found, scratch := 0, 0
+		for depth := 1; depth <= 12 && found == 0; depth++ {
+			rec.layer = depth - 1
+			if depth > 1 {
+				if err := enc.AddLayer(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sat, oneShot := solveLayer(t, enc, s, task, depth)
+			scratch += oneShot
+			if sat {
+				found = depth
+				sol, err := enc.Decode(s.Model())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := verify.Verify(ctx, p, f.Unfold(sol).ToPlan(f.Orig)); err != nil {
+					t.Errorf("%s %s: %v", c.domain, c.problem, err)
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("%s %s: no plan up to depth 12", c.domain, c.problem)
+		}
+		if rec.NumClauses != enc.Clauses {
+			t.Errorf("%s %s: the sink got %d clauses, the encoding counted %d", c.domain, c.problem, rec.NumClauses, enc.Clauses)
+		}
+		// solving every depth from scratch sends the solver every layer again
+		if found >= 3 && rec.NumClauses >= scratch {
+			t.Errorf("%s %s: %d clauses over the layers, %d from scratch", c.domain, c.problem, rec.NumClauses, scratch)
+		}
+		if len(rec.dups)*10 > rec.NumClauses {
+			t.Errorf("%s %s: %d of %d clauses added again, first %s", c.domain, c.problem, len(rec.dups), rec.NumClauses, rec.dups[0])
+		}
+		t.Logf("%s %s: plan at depth %d, %d clauses over the layers (%d repeated), %d from scratch", c.domain, c.problem, found, enc.Clauses, len(rec.dups), scratch)
+	}
+}
+
+// teeSink sends clauses to two sinks with the same variables.
+type teeSink struct{ a, b satenc.Sink }
+
+func (s teeSink) NewVar() satenc.Var {
+	v := s.a.NewVar()
+	if w := s.b.NewVar(); w != v {
+		panic("teeSink: the sinks disagree on variables")
+	}
+	return v
+}
+
+func (s teeSink) AddClause(lits ...satenc.Lit) {
+	s.a.AddClause(lits...)
+	s.b.AddClause(lits...)
+}
+
+// TestIncrementalSkippedLayers encodes the states of every other layer
+// only (an encoding may skip layers): at those depths the formula so far
+// is still satisfiable exactly when the one-shot formula is.
+func TestIncrementalSkippedLayers(t *testing.T) {
+	for _, c := range recursiveIPC {
+		_, f := loadIPC(t, c.domain, c.problem)
+		ctx := context.Background()
+		s := satenc.NewIncremental(satenc.Gophersat{})
+		enc, err := satenc.NewEncoding(ctx, f.Task, s, satenc.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for depth := 1; depth <= 9; depth++ {
+			if depth > 1 {
+				if err := enc.AddLayer(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if depth%2 == 0 {
+				continue
+			}
+			if sat, _ := solveLayer(t, enc, s, f.Task, depth); sat {
+				if _, err := enc.Decode(s.Model()); err != nil {
+					t.Errorf("%s %s depth %d: %v", c.domain, c.problem, depth, err)
+				}
+				break
+			}
+		}
+	}
+}
+
+// solveLayer asks s whether the formula so far describes a plan at the
+// encoding's last layer, checks that the one-shot formula of that depth
+// agrees, and returns the answer and the one-shot formula's size.
+func solveLayer(t *testing.T, enc *satenc.Encoding, s satenc.Incremental, task *ground.Task, depth int) (bool, int) {
+	t.Helper()
+	ctx := context.Background()
+	final, err := enc.Final()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var as []satenc.Lit
+	if final != 0 {
+		as = append(as, final)
+	}
+	sat, err := s.Solve(ctx, as...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := &satenc.CNF{}
+	if _, err := satenc.Encode(ctx, task, depth, one, satenc.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := satenc.Gophersat{}.Solve(ctx, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sat != sat {
+		t.Errorf("%s depth %d: incremental %v, one-shot %v", task.Problem.Name, depth, sat, res.Sat)
+	}
+	return sat, one.NumClauses
+}
