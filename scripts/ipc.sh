@@ -14,36 +14,42 @@ JOBS=${JOBS:-2}
 mkdir -p "$OUT"
 [ -x "$BIN" ] || go build -o "$BIN" ./cmd/htnsat
 
+# run NAME [BIN=binary] ARGS...: one stage with bin/htnsat or the binary given
 run() {
 	local name=$1
 	shift
-	echo "== $name: htnsat ipc $*" >&2
-	echo "htnsat ipc $*" >"$OUT/$name.cmd"
+	local bin=$BIN
+	case $1 in BIN=*) bin=${1#BIN=}; shift ;; esac
+	echo "== $name: $(basename "$bin") ipc $*" >&2
+	echo "$(basename "$bin") ipc $*" >"$OUT/$name.cmd"
 	local resume=()
 	[ "${RESUME:-0}" = 1 ] && resume=(--resume)
-	"$BIN" ipc "$@" "${resume[@]}" --jobs "$JOBS" --csv "$OUT/$name.csv" >"$OUT/$name.md.new"
+	"$bin" ipc "$@" "${resume[@]}" --jobs "$JOBS" --csv "$OUT/$name.csv" >"$OUT/$name.md.new"
 	mv "$OUT/$name.md.new" "$OUT/$name.md"
 	date -u +%Y-%m-%d >"$OUT/$name.date"
 	echo "$JOBS" >"$OUT/$name.jobs"
 }
 
-# STAGES selects what to run (default: all three); the README is rewritten
-# after each stage from whatever tables exist, so a long run that is cut
-# short still leaves the finished tables in place.
-STAGES=${STAGES:-"ground pandapi progression sat"}
+# STAGES selects what to run (default: all); the README is rewritten after
+# each stage from whatever tables exist, so a long run that is cut short
+# still leaves the finished tables in place. sat-cadical runs the SAT
+# engine with CaDiCaL linked (bin/htnsat-cadical, make build-cadical's
+# build; needs libcadical-dev).
+STAGES=${STAGES:-"ground pandapi progression sat sat-cadical"}
 SHARED=${SHARED:-../shared}
 
 splice() {
 	{
 		echo "<!-- ipc:start (written by scripts/ipc.sh; do not edit) -->"
 		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), 60 s and 8 GiB per problem."
-		for name in ipc-ground ipc-progression ipc-sat; do
+		for name in ipc-ground ipc-progression ipc-sat ipc-sat-cadical; do
 			[ -s "$OUT/$name.md" ] || continue
 			echo
 			case $name in
 			ipc-ground) echo "#### Grounding" ;;
 			ipc-progression) echo "#### Progression search (plans verified)" ;;
-			ipc-sat) echo "#### SAT engine, gophersat, total-order problems (plans verified)" ;;
+			ipc-sat) echo "#### SAT engine, gophersat (pure Go, each depth on its own), total-order problems (plans verified)" ;;
+			ipc-sat-cadical) echo "#### SAT engine, CaDiCaL linked (incremental), total-order problems (plans verified)" ;;
 			esac
 			echo
 			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date"), $(cat "$OUT/$name.jobs" 2>/dev/null || echo 2) problems at a time)"
@@ -60,6 +66,10 @@ for stage in $STAGES; do
 	ground) run ipc-ground --stage ground ;;
 	progression) run ipc-progression --stage plan --engine progression ;;
 	sat) run ipc-sat --stage plan --engine sat --filter total-order ;;
+	sat-cadical)
+		go build -tags cadical -o bin/htnsat-cadical ./cmd/htnsat
+		run ipc-sat-cadical BIN=bin/htnsat-cadical --stage plan --engine sat --filter total-order
+		;;
 	pandapi)
 		# one problem at a time, as pandaPI's figures were taken
 		echo "== pandapi: htnsat ipc --stage ground --pandapi" >&2
