@@ -172,14 +172,33 @@ func (c *cadical) Solve(ctx context.Context, assumptions ...Lit) (bool, error) {
 func (c *cadical) Model() []bool { return c.model }
 
 // Learnt is the number of clauses the solver has learnt.
-func (c *cadical) Learnt() int64 { return int64(*c.learnt) }
+func (c *cadical) Learnt() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.learnt == nil {
+		return 0
+	}
+	return int64(*c.learnt)
+}
 
+// Close frees the solver. A large one (millions of clauses take CaDiCaL
+// seconds to free) is freed on its own goroutine, so that a search stopped
+// by its context returns at once.
 func (c *cadical) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.s != nil {
-		C.ccadical_release(c.s)
-		C.free(unsafe.Pointer(c.learnt))
-		c.s = nil
+	if c.s == nil {
+		return
 	}
+	s, learnt := c.s, c.learnt
+	c.s, c.learnt = nil, nil
+	release := func() {
+		C.ccadical_release(s)
+		C.free(unsafe.Pointer(learnt))
+	}
+	if c.numVars >= 1<<20 {
+		go release()
+		return
+	}
+	release()
 }

@@ -1,5 +1,6 @@
-// Package memguard stops work whose heap grows past a limit: it polls the
-// heap and cancels a context with an error wrapping plan.ErrMemory, which
+// Package memguard stops work whose memory grows past a limit: it polls the
+// Go heap and, where the system says, the resident memory of the process
+// (which counts what a linked C solver allocates), and cancels a context with an error wrapping plan.ErrMemory, which
 // every stage already honours as it honours a timeout. It also sets the
 // garbage collector's soft limit to the same size, so that the collector
 // works harder before the guard has to stop anything.
@@ -8,10 +9,12 @@ package memguard
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/proc"
 	"github.com/htnsat/htnsat/plan"
 )
 
@@ -22,7 +25,8 @@ const Interval = 10 * time.Millisecond
 const heapMetric = "/memory/classes/heap/objects:bytes"
 
 // Start returns a context that is cancelled, with an error wrapping
-// plan.ErrMemory as its cause, when the heap passes limit bytes, and a
+// plan.ErrMemory as its cause, when the heap or the resident memory passes
+// limit bytes, and a
 // function that stops the guard. A limit of 0 or less guards nothing.
 func Start(ctx context.Context, limit int64) (context.Context, func()) {
 	if limit <= 0 {
@@ -31,6 +35,7 @@ func Start(ctx context.Context, limit int64) (context.Context, func()) {
 	prev := debug.SetMemoryLimit(limit)
 	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
+	pid := os.Getpid()
 	go func() {
 		tick := time.NewTicker(Interval)
 		defer tick.Stop()
@@ -45,6 +50,10 @@ func Start(ctx context.Context, limit int64) (context.Context, func()) {
 				metrics.Read(s)
 				if s[0].Value.Kind() == metrics.KindUint64 && int64(s[0].Value.Uint64()) > limit {
 					cancel(fmt.Errorf("%w: the heap passed %d MiB", plan.ErrMemory, limit>>20))
+					return
+				}
+				if rss, ok := proc.RSS(pid); ok && rss > limit {
+					cancel(fmt.Errorf("%w: the resident memory passed %d MiB", plan.ErrMemory, limit>>20))
 					return
 				}
 			}
