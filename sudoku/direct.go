@@ -186,17 +186,41 @@ func SolveDirect(ctx context.Context, g Grid, s satenc.Solver, unique bool) (Gri
 }
 
 // Uniqueness tells whether the solution of model is the only one: a
-// second solve, in a fresh solver, with it blocked.
+// second solve with it blocked (Count up to 2).
 func (e *Direct) Uniqueness(ctx context.Context, s satenc.Solver, model []bool) (Uniqueness, error) {
-	second := &satenc.CNF{NumVars: e.CNF.NumVars}
-	e.CNF.Each(second)
-	second.AddClause(e.Block(model)...)
-	res, err := s.Solve(ctx, second)
+	n, err := e.Count(ctx, s, model, 2)
 	switch {
 	case err != nil:
 		return "", err
-	case res.Sat:
+	case n > 1:
 		return Several, nil
 	}
 	return Unique, nil
+}
+
+// Count counts the solutions of the encoding up to limit, model being the
+// first: each further solve has the solutions found so far blocked, in one
+// incremental solver (satenc.NewIncremental: the linked CaDiCaL keeps what
+// it learnt, other solvers re-solve the grown formula).
+func (e *Direct) Count(ctx context.Context, s satenc.Solver, model []bool, limit int) (int, error) {
+	inc := satenc.NewIncremental(s)
+	defer inc.Close()
+	for v := 1; v <= e.CNF.NumVars; v++ {
+		inc.NewVar()
+	}
+	e.CNF.Each(inc)
+	n := 1
+	for n < limit {
+		inc.AddClause(e.Block(model)...)
+		sat, err := inc.Solve(ctx)
+		if err != nil {
+			return n, err
+		}
+		if !sat {
+			break
+		}
+		n++
+		model = inc.Model()
+	}
+	return n, nil
 }

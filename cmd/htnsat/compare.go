@@ -26,6 +26,7 @@ type compareOptions struct {
 	plot    string
 	md      string
 	unique  bool
+	count   int
 	engine  engineFlags
 }
 
@@ -61,7 +62,8 @@ With no -f, runs the paper's puzzle and a small embedded sample of each size
 	f.StringVar(&opts.json, "json", "", "write the rows to this JSON file")
 	f.StringVar(&opts.plot, "plot", "", "draw the plots into this .svg or .png file")
 	f.StringVar(&opts.md, "markdown", "", "write the summary as a Markdown table to this file")
-	f.BoolVar(&opts.unique, "unique", false, "direct-sat: also decide whether each solution is unique (a second solve)")
+	f.IntVar(&opts.count, "count", 0, "direct-sat: also count the solutions, up to this number (blocking each one found)")
+	f.BoolVar(&opts.unique, "unique", false, "direct-sat: tell whether the solution is unique (--count 2)")
 	opts.engine.register(f)
 	return cmd
 }
@@ -91,7 +93,13 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	} else if puzzles, err = readPuzzleFiles(ios, opts.files, opts.limit); err != nil {
 		return withCode(exitFailure, err)
 	}
-	eo.Style, eo.Unique = style, opts.unique
+	eo.Style, eo.Count = style, opts.count
+	if opts.unique && eo.Count < 2 {
+		eo.Count = 2
+	}
+	if eo.Count < 0 {
+		return &usageError{fmt.Errorf("--count %d: must be 0 (no count) or more", eo.Count)}
+	}
 	co := compare.BatchOptions{Options: eo, Engines: engines, Timeout: opts.timeout, Jobs: opts.jobs}
 	tty := isTerminal(ios.Err)
 	start := time.Now()

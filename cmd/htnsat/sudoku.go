@@ -22,7 +22,7 @@ func newCmdSudoku(ios *ioStreams) *cobra.Command {
 		Use:   "sudoku",
 		Short: "Sudoku end to end: HDDL generation, solving by every engine, direct SAT baseline",
 	}
-	cmd.AddCommand(newCmdSudokuDomain(ios), newCmdSudokuHDDL(ios), newCmdSudokuSolve(ios))
+	cmd.AddCommand(newCmdSudokuDomain(ios), newCmdSudokuHDDL(ios), newCmdSudokuSolve(ios), newCmdSudokuHint(ios), newCmdSudokuRate(ios))
 	return cmd
 }
 
@@ -136,6 +136,7 @@ type solveOptions struct {
 	engines string
 	style   string
 	unique  bool
+	count   int
 	line    bool
 	timeout time.Duration
 	limit   int
@@ -160,7 +161,8 @@ embedded domain. An engine that runs out of time is reported as such.`,
 	f.StringArrayVarP(&opts.files, "file", "f", nil, "read the puzzles of this file (repeatable)")
 	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat, direct-sat, a comma-separated list, or all")
 	f.StringVar(&opts.style, "style", "unordered", "initial task network of the HDDL problem: ordered (the paper's) or unordered")
-	f.BoolVar(&opts.unique, "unique", false, "direct-sat: also tell whether the solution is unique")
+	f.IntVar(&opts.count, "count", 0, "direct-sat: also count the solutions, up to this number (blocking each one found)")
+	f.BoolVar(&opts.unique, "unique", false, "direct-sat: tell whether the solution is unique (--count 2)")
 	f.BoolVar(&opts.line, "line", false, "print solutions in the one-line form")
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per puzzle and engine")
 	f.IntVar(&opts.limit, "limit", 0, "solve only the first N puzzles")
@@ -198,7 +200,13 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	if err != nil {
 		return err
 	}
-	eo.Style, eo.Unique = style, opts.unique
+	eo.Style, eo.Count = style, opts.count
+	if opts.unique && eo.Count < 2 {
+		eo.Count = 2
+	}
+	if eo.Count < 0 {
+		return &usageError{fmt.Errorf("--count %d: must be 0 (no count) or more", eo.Count)}
+	}
 	// the exit code: 3 if a run timed out or the whole was interrupted, 1
 	// if a run found no solution or failed, 0 if every run solved
 	notSolved, timedOut := 0, 0
@@ -212,7 +220,7 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 			runs = append(runs, compare.RunEngine(pctx, p, e, eo))
 			cancel()
 		}
-		printSolve(ios.Out, p, runs, opts.line)
+		printSolve(ios.Out, p, runs, opts.line, eo.Count)
 		for _, r := range runs {
 			switch {
 			case r.Status.ExitCode() == exitTimeout:
@@ -234,8 +242,9 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	return nil
 }
 
-// printSolve prints a puzzle's solution and its runs.
-func printSolve(w io.Writer, p sudoku.Puzzle, runs []compare.Run, line bool) {
+// printSolve prints a puzzle's solution and its runs (countLimit: the
+// --count asked, to tell "N or more" solutions from exactly N).
+func printSolve(w io.Writer, p sudoku.Puzzle, runs []compare.Run, line bool, countLimit int) {
 	var sol *sudoku.Grid
 	for i := range runs {
 		if runs[i].Verified && sol == nil {
@@ -279,8 +288,13 @@ func printSolve(w io.Writer, p sudoku.Puzzle, runs []compare.Run, line bool) {
 		case r.Vars > 0:
 			size = fmt.Sprintf("%d vars, %d clauses", r.Vars, r.Clauses)
 		}
-		if r.Unique != "" {
-			size += ", " + string(r.Unique)
+		switch {
+		case r.Solutions == 1:
+			size += ", 1 solution"
+		case r.Solutions > 1 && r.Solutions == countLimit:
+			size += fmt.Sprintf(", %d or more solutions", r.Solutions)
+		case r.Solutions > 1:
+			size += fmt.Sprintf(", %d solutions", r.Solutions)
 		}
 		fmt.Fprintf(w, "  %s\n", size)
 		if r.Error != "" {

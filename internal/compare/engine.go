@@ -81,7 +81,9 @@ type Run struct {
 	Depth      int
 	AllocBytes uint64 // heap bytes allocated during the run
 	PeakHeap   uint64 // peak heap above its size at the start (see heapSampler)
-	Unique     sudoku.Uniqueness
+	// Solutions is the number of solutions direct-sat counted, up to
+	// Options.Count (0: not counted).
+	Solutions int
 }
 
 // Options configure the engines. The zero value is the unordered style
@@ -93,7 +95,10 @@ type Options struct {
 	// direct encoding too.
 	SAT    satenc.Config
 	NoFold bool // HTN engines: do not fold pure tests
-	Unique bool // direct-sat: also decide whether the solution is unique
+	// Count makes direct-sat count the solutions up to this number
+	// (blocking each one found; 2 decides uniqueness). The HTN engines
+	// cannot enumerate: they ignore it.
+	Count int
 	// MaxGround bounds grounding (0: the default budget).
 	MaxGround int
 	// Memory measures each run's allocations and peak heap (Run.AllocBytes,
@@ -224,11 +229,13 @@ func runDirect(ctx context.Context, p sudoku.Puzzle, opt Options, r *Run) error 
 	}
 	g := enc.Decode(res.Model)
 	lap("decode")
-	if opt.Unique {
-		if r.Unique, err = enc.Uniqueness(ctx, s, res.Model); err != nil {
+	if opt.Count > 1 {
+		if r.Solutions, err = enc.Count(ctx, s, res.Model, opt.Count); err != nil {
 			return err
 		}
 		lap("solve")
+	} else if opt.Count == 1 {
+		r.Solutions = 1
 	}
 	err = g.Solves(p.Grid)
 	lap("verify")

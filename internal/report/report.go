@@ -212,7 +212,7 @@ type row struct {
 	PlanLength int     `json:"plan_length"`
 	AllocMB    float64 `json:"alloc_mb"`
 	PeakHeapMB float64 `json:"peak_heap_mb"`
-	Unique     string  `json:"unique,omitempty"`
+	Solutions  int     `json:"solutions,omitempty"` // counted by direct-sat up to --count
 	Solution   string  `json:"solution,omitempty"`
 	Error      string  `json:"error,omitempty"`
 }
@@ -228,7 +228,7 @@ func rowOf(r compare.Run) row {
 		ParseMS: msOf(r.Stages["parse"]), GroundMS: msOf(r.Stages["ground"]), SearchMS: msOf(r.Stages["search"]), EncodeMS: msOf(r.Stages["encode"]),
 		SolveMS: msOf(r.Stages["solve"]), DecodeMS: msOf(r.Stages["decode"]), VerifyMS: msOf(r.Stages["verify"]),
 		Nodes: r.Nodes, Vars: r.Vars, Clauses: r.Clauses, Depth: r.Depth, PlanLength: r.PlanLength,
-		AllocMB: float64(r.AllocBytes) / (1 << 20), PeakHeapMB: float64(r.PeakHeap) / (1 << 20), Unique: string(r.Unique), Error: r.Error,
+		AllocMB: float64(r.AllocBytes) / (1 << 20), PeakHeapMB: float64(r.PeakHeap) / (1 << 20), Solutions: r.Solutions, Error: r.Error,
 	}
 	if r.Verified {
 		out.Solution = r.Solution.Line()
@@ -243,17 +243,25 @@ func WriteCSV(path string, runs []compare.Run) error {
 
 func writeCSV(f io.Writer, runs []compare.Run) error {
 	w := csv.NewWriter(f)
-	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "search_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "unique", "solution", "error"})
+	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "search_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "solutions", "solution", "error"})
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 	for _, r := range runs {
 		o := rowOf(r)
 		w.Write([]string{o.Puzzle, strconv.Itoa(o.Size), strconv.Itoa(o.Givens), o.Engine, o.Style, o.Status, strconv.FormatBool(o.Verified),
 			ff(o.TotalMS), ff(o.ParseMS), ff(o.GroundMS), ff(o.SearchMS), ff(o.EncodeMS), ff(o.SolveMS), ff(o.DecodeMS), ff(o.VerifyMS),
 			strconv.FormatInt(o.Nodes, 10), strconv.Itoa(o.Vars), strconv.Itoa(o.Clauses), strconv.Itoa(o.Depth), strconv.Itoa(o.PlanLength),
-			ff(o.AllocMB), ff(o.PeakHeapMB), o.Unique, o.Solution, o.Error})
+			ff(o.AllocMB), ff(o.PeakHeapMB), countField(o.Solutions), o.Solution, o.Error})
 	}
 	w.Flush()
 	return w.Error()
+}
+
+// countField is a solution count for the CSV (blank when not counted).
+func countField(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 // WriteJSON writes the runs as a JSON array.
