@@ -74,18 +74,26 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 // satConfig is the SAT engine's configuration.
 func (e *engineFlags) satConfig() (satenc.Config, error) {
 	cfg := satenc.Config{MaxDepth: e.maxDepth, Depth: e.depth, NoIncremental: e.noIncr, Options: satenc.Options{NoGroups: e.noGroups}}
-	switch e.satSolver {
+	var err error
+	cfg.Solver, err = satSolver(e.satSolver)
+	return cfg, err
+}
+
+// satSolver is the solver a --sat-solver value names (nil for "": the
+// default).
+func satSolver(name string) (satenc.Solver, error) {
+	switch name {
 	case "":
+		return nil, nil
 	case "gophersat":
-		cfg.Solver = satenc.Gophersat{}
+		return satenc.Gophersat{}, nil
 	case "libcadical":
-		if cfg.Solver = satenc.Linked(); cfg.Solver == nil {
-			return cfg, &usageError{fmt.Errorf("--sat-solver libcadical: this binary does not link CaDiCaL (make build-cadical builds one that does)")}
+		if s := satenc.Linked(); s != nil {
+			return s, nil
 		}
-	default:
-		cfg.Solver = satenc.External{Command: e.satSolver}
+		return nil, &usageError{fmt.Errorf("--sat-solver libcadical: this binary does not link CaDiCaL (make build-cadical builds one that does)")}
 	}
-	return cfg, nil
+	return satenc.External{Command: name}, nil
 }
 
 // pipeline is the configuration of a planning run with engine.

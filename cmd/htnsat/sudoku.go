@@ -22,7 +22,7 @@ func newCmdSudoku(ios *ioStreams) *cobra.Command {
 		Use:   "sudoku",
 		Short: "Sudoku end to end: HDDL generation, solving by every engine, direct SAT baseline",
 	}
-	cmd.AddCommand(newCmdSudokuDomain(ios), newCmdSudokuHDDL(ios), newCmdSudokuSolve(ios), newCmdSudokuHint(ios), newCmdSudokuRate(ios))
+	cmd.AddCommand(newCmdSudokuDomain(ios), newCmdSudokuHDDL(ios), newCmdSudokuSolve(ios), newCmdSudokuHint(ios), newCmdSudokuRate(ios), newCmdSudokuVariant(ios))
 	return cmd
 }
 
