@@ -96,6 +96,19 @@ func WriteDomain(w io.Writer, k int) error {
 	p("    :precondition (and (not (filled ?c ?r)))\n")
 	p("    :ordered-subtasks (and (check-box ?b ?d) (check-row ?r ?d) (check-column ?c ?d)\n")
 	p("       (FILL-CELL ?b ?c ?r ?d)))\n")
+	WriteCheckMethods(b, n)
+	p("  (:action FILL-CELL\n")
+	p("    :parameters (?b - box ?c - col ?r - row ?d - digit)\n")
+	p("    :precondition (and (cell-at-box ?b ?c ?r))\n")
+	p("    :effect (and (digit-at ?d ?c ?r) (digit-at-box ?d ?b) (filled ?c ?r)))\n")
+	p(")\n")
+	return b.Flush()
+}
+
+// WriteCheckMethods writes the paper's methods for check-row,
+// check-column and check-box for n×n grids (shared by the variant domain).
+func WriteCheckMethods(w io.Writer, n int) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	chain := func(v string) string {
 		var parts []string
 		for i := 0; i+1 < n; i++ {
@@ -124,12 +137,6 @@ func WriteDomain(w io.Writer, k int) error {
 	p("    :parameters (?b - box ?d - digit)\n")
 	p("    :task (check-box ?b ?d)\n")
 	p("    :precondition (and (not (digit-at-box ?d ?b))))\n")
-	p("  (:action FILL-CELL\n")
-	p("    :parameters (?b - box ?c - col ?r - row ?d - digit)\n")
-	p("    :precondition (and (cell-at-box ?b ?c ?r))\n")
-	p("    :effect (and (digit-at ?d ?c ?r) (digit-at-box ?d ?b) (filled ?c ?r)))\n")
-	p(")\n")
-	return b.Flush()
 }
 
 // DomainText returns the domain for k×k boxes; for k = 3 it is the

@@ -21,7 +21,8 @@ func (g Grid) Solves(p Grid) error {
 }
 
 // GridFromPlan fills the puzzle with the FILL-CELL actions of a plan
-// (arguments: box, column c<i>, row r<i>, digit d<n>). It checks that each
+// (arguments: box, column c<i>, row r<i>, digit d<n>; a variant domain's
+// FILL-CELL-k has its k regions after them). It checks that each
 // action names a blank cell of the puzzle, in the right box, once.
 func GridFromPlan(pl *plan.Plan, puzzle Grid) (Grid, error) {
 	g := puzzle.Clone()
@@ -34,11 +35,13 @@ func GridFromPlan(pl *plan.Plan, puzzle Grid) (Grid, error) {
 		return v, nil
 	}
 	for _, a := range pl.Actions {
-		if a.Name != "FILL-CELL" {
+		// FILL-CELL, or a variant domain's FILL-CELL-k (k regions after
+		// the four arguments)
+		if a.Name != "FILL-CELL" && !strings.HasPrefix(a.Name, "FILL-CELL-") {
 			continue
 		}
-		if len(a.Args) != 4 {
-			return g, fmt.Errorf("plan line %d: FILL-CELL with %d arguments", a.Line, len(a.Args))
+		if len(a.Args) != 4 && (a.Name == "FILL-CELL" || len(a.Args) < 4) {
+			return g, fmt.Errorf("plan line %d: %s with %d arguments", a.Line, a.Name, len(a.Args))
 		}
 		b, err1 := num(a.Args[0], "b", 0, n-1)
 		c, err2 := num(a.Args[1], "c", 0, n-1)

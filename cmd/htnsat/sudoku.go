@@ -207,9 +207,7 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	if eo.Count < 0 {
 		return &usageError{fmt.Errorf("--count %d: must be 0 (no count) or more", eo.Count)}
 	}
-	// the exit code: 3 if a run timed out or the whole was interrupted, 1
-	// if a run found no solution or failed, 0 if every run solved
-	notSolved, timedOut := 0, 0
+	var all []compare.Run
 	for _, p := range puzzles {
 		var runs []compare.Run
 		for _, e := range engines {
@@ -221,25 +219,12 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 			cancel()
 		}
 		printSolve(ios.Out, p, runs, opts.line, eo.Count)
-		for _, r := range runs {
-			switch {
-			case r.Status.ExitCode() == exitTimeout:
-				timedOut++
-			case r.Status != plan.Solved || !r.Verified:
-				notSolved++
-			}
-		}
+		all = append(all, runs...)
 	}
 	if err := ctx.Err(); err != nil {
 		return failure(plan.WithCause(ctx, err))
 	}
-	switch {
-	case timedOut > 0:
-		return withCode(exitTimeout, fmt.Errorf("%d runs ran out of time", timedOut))
-	case notSolved > 0:
-		return withCode(exitFailure, fmt.Errorf("%d runs found no verified solution", notSolved))
-	}
-	return nil
+	return runsExit(all)
 }
 
 // printSolve prints a puzzle's solution and its runs (countLimit: the

@@ -1,84 +1,127 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/sudoku"
 	"github.com/htnsat/htnsat/sudoku/variant"
 	"github.com/spf13/cobra"
 )
 
 func newCmdSudokuVariant(ios *ioStreams) *cobra.Command {
 	var count int
-	var mzn, xcsp, solver string
+	var mzn, xcsp, engines, style, hddlOut string
 	var timeout time.Duration
+	var ef engineFlags
 	cmd := &cobra.Command{
 		Use:   "variant FILE.json",
 		Short: "Solve a variant puzzle (killer, thermo, arrow, kropki, XV, lines, ...) in the f-puzzles layout",
 		Long: `Read a puzzle in the f-puzzles JSON layout (README lists the constraints read;
-any other is an error), solve it through the direct SAT encoding, check the
-solution against every rule and print it with the time taken. --count N counts
-the solutions up to N; --mzn and --xcsp write the same instance as MiniZinc
-(seed 004's language) and XCSP3.`,
+any other is an error) and solve it with each engine asked: direct-sat (its
+own encoding, every clue) and, for killer cages, diagonals, extra regions and
+thermometers, the HTN engines on its HDDL model (--hddl DIR writes the domain
+and problem). Every solution is checked against every rule. --count N makes
+direct-sat count the solutions up to N; --mzn and --xcsp write the same
+instance as MiniZinc (seed 004's language) and XCSP3.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if count < 0 {
 				return &usageError{fmt.Errorf("--count %d: must be 0 or more", count)}
 			}
-			s, err := satSolver(solver)
+			es, err := compare.ParseEngines(engines)
+			if err != nil {
+				return &usageError{err}
+			}
+			st, err := sudoku.ParseStyle(style)
+			if err != nil {
+				return &usageError{err}
+			}
+			eo, err := ef.compare()
 			if err != nil {
 				return err
 			}
-			p, err := variant.ReadFPuzzlesFile(args[0])
+			v, err := variant.ReadFPuzzlesFile(args[0])
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
-			if mzn != "" {
-				if err := writeOut(ios, mzn, func(w io.Writer) error { return variant.WriteMiniZinc(w, p) }); err != nil {
+			type output struct {
+				path string
+				fn   func(io.Writer) error
+			}
+			writes := []output{
+				{mzn, func(w io.Writer) error { return variant.WriteMiniZinc(w, v) }},
+				{xcsp, func(w io.Writer) error { return variant.WriteXCSP3(w, v) }},
+			}
+			if hddlOut != "" {
+				if err := os.MkdirAll(hddlOut, 0o755); err != nil {
+					return withCode(exitFailure, err)
+				}
+				writes = append(writes,
+					output{filepath.Join(hddlOut, "domain.hddl"), func(w io.Writer) error { return variant.WriteDomain(w, v) }},
+					output{filepath.Join(hddlOut, "problem.hddl"), func(w io.Writer) error { return variant.WriteProblem(w, v, st) }})
+			}
+			for _, wr := range writes {
+				if wr.path == "" {
+					continue
+				}
+				if err := writeOut(ios, wr.path, wr.fn); err != nil {
 					return withCode(exitFailure, err)
 				}
 			}
-			if xcsp != "" {
-				if err := writeOut(ios, xcsp, func(w io.Writer) error { return variant.WriteXCSP3(w, p) }); err != nil {
-					return withCode(exitFailure, err)
+			eo.Style, eo.Count, eo.Variant = st, count, v
+			name := v.Title
+			if name == "" {
+				name = filepath.Base(args[0])
+			}
+			p := sudoku.Puzzle{Grid: v.Grid, Name: name}
+			var runs []compare.Run
+			for _, e := range es {
+				if err := cmd.Context().Err(); err != nil {
+					return failure(plan.WithCause(cmd.Context(), err))
 				}
+				ctx, cancel := withTimeout(cmd.Context(), timeout)
+				runs = append(runs, compare.RunEngine(ctx, p, e, eo))
+				cancel()
 			}
-			ctx, cancel := withTimeout(cmd.Context(), timeout)
-			defer cancel()
-			t0 := time.Now()
-			res, err := variant.Solve(ctx, p, s, max(count, 1))
-			elapsed := time.Since(t0)
-			if errors.Is(err, variant.ErrNoSolution) {
-				return withCode(exitFailure, err)
-			}
-			if err != nil {
-				return failure(plan.WithCause(ctx, err))
-			}
-			out := ios.Out
-			if p.Title != "" {
-				fmt.Fprintln(out, p.Title)
-			}
-			fmt.Fprint(out, res.Solution.String())
-			fmt.Fprintln(out, res.Solution.Line())
-			sols := ""
-			switch {
-			case count > 1 && res.Solutions == count:
-				sols = fmt.Sprintf(", %d or more solutions", res.Solutions)
-			case count > 1:
-				sols = fmt.Sprintf(", %d solution(s)", res.Solutions)
-			}
-			fmt.Fprintf(out, "direct-sat: solved, every rule checked, %.2f ms, %d vars, %d clauses%s\n", elapsed.Seconds()*1000, res.Vars, res.Clauses, sols)
-			return nil
+			printSolve(ios.Out, p, runs, false, count)
+			return runsExit(runs)
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&count, "count", 0, "count the solutions up to this number")
+	f.StringVar(&engines, "engine", "direct-sat", "progression, htn-sat, direct-sat, a comma-separated list, or all")
+	f.StringVar(&style, "style", "unordered", "initial task network of the HDDL problem: ordered or unordered")
+	f.IntVar(&count, "count", 0, "direct-sat: count the solutions up to this number")
 	f.StringVar(&mzn, "mzn", "", "also write the puzzle as a MiniZinc model to this file")
 	f.StringVar(&xcsp, "xcsp", "", "also write the puzzle as an XCSP3 instance to this file")
-	f.StringVar(&solver, "sat-solver", "", "SAT solver: gophersat, libcadical (linked builds) or a DIMACS solver command")
-	f.DurationVar(&timeout, "timeout", 60*time.Second, "time limit")
+	f.StringVar(&hddlOut, "hddl", "", "also write the HDDL domain and problem to this directory")
+	f.DurationVar(&timeout, "timeout", 60*time.Second, "time limit per engine")
+	ef.register(f)
 	return cmd
+}
+
+// runsExit is the exit of a set of runs: 3 if one ran out of time, 1 if
+// one found no verified solution, 0 if all solved.
+func runsExit(runs []compare.Run) error {
+	notSolved, timedOut := 0, 0
+	for _, r := range runs {
+		switch {
+		case r.Status.ExitCode() == exitTimeout:
+			timedOut++
+		case r.Status != plan.Solved || !r.Verified:
+			notSolved++
+		}
+	}
+	switch {
+	case timedOut > 0:
+		return withCode(exitTimeout, fmt.Errorf("%d runs ran out of time", timedOut))
+	case notSolved > 0:
+		return withCode(exitFailure, fmt.Errorf("%d runs found no verified solution", notSolved))
+	}
+	return nil
 }

@@ -16,11 +16,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/variant"
 )
 
 // Engine is a way to solve a puzzle.
@@ -99,6 +101,11 @@ type Options struct {
 	// (blocking each one found; 2 decides uniqueness). The HTN engines
 	// cannot enumerate: they ignore it.
 	Count int
+	// Variant, if set, is the variant puzzle being solved (the puzzle's
+	// grid is its givens): the HTN engines plan its HDDL model
+	// (variant.Model), direct-sat its own encoding, and every solution is
+	// checked against all its rules.
+	Variant *variant.Puzzle
 	// MaxGround bounds grounding (0: the default budget).
 	MaxGround int
 	// Memory measures each run's allocations and peak heap (Run.AllocBytes,
@@ -165,7 +172,13 @@ func RunEngine(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options) (r R
 
 func runHTN(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options, r *Run) error {
 	t0 := time.Now()
-	_, prob, err := sudoku.Model(p.Grid, opt.Style)
+	var prob *hddl.Problem
+	var err error
+	if opt.Variant != nil {
+		_, prob, err = variant.Model(opt.Variant, opt.Style)
+	} else {
+		_, prob, err = sudoku.Model(p.Grid, opt.Style)
+	}
 	r.Stages.Add("parse", time.Since(t0))
 	if err != nil {
 		return err
@@ -189,7 +202,7 @@ func runHTN(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options, r *Run)
 	t2 := time.Now()
 	r.Stages.Add("decode", t2.Sub(t1))
 	if gerr == nil {
-		gerr = g.Solves(p.Grid)
+		gerr = solves(g, p, opt)
 	}
 	r.Stages.Add("verify", time.Since(t2))
 	if gerr != nil {
@@ -202,7 +215,40 @@ func runHTN(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options, r *Run)
 	return nil
 }
 
+// solves checks that g solves the puzzle, with the variant's rules if any.
+func solves(g sudoku.Grid, p sudoku.Puzzle, opt Options) error {
+	if opt.Variant != nil {
+		return opt.Variant.Check(g)
+	}
+	return g.Solves(p.Grid)
+}
+
+// runVariantDirect solves a variant through its direct encoding (which
+// checks the solution against every rule itself).
+func runVariantDirect(ctx context.Context, opt Options, r *Run) error {
+	t0 := time.Now()
+	res, err := variant.Solve(ctx, opt.Variant, opt.SAT.Solver, opt.Count)
+	r.Stages.Add("solve", time.Since(t0))
+	if res != nil {
+		r.Vars, r.Clauses = res.Vars, res.Clauses
+		if opt.Count > 0 {
+			r.Solutions = res.Solutions
+		}
+	}
+	if errors.Is(err, variant.ErrNoSolution) {
+		return sudoku.ErrNoSolution
+	}
+	if err != nil {
+		return err
+	}
+	r.Solution, r.Verified = res.Solution, true
+	return nil
+}
+
 func runDirect(ctx context.Context, p sudoku.Puzzle, opt Options, r *Run) error {
+	if opt.Variant != nil {
+		return runVariantDirect(ctx, opt, r)
+	}
 	mark := time.Now()
 	lap := func(stage string) {
 		now := time.Now()

@@ -1,0 +1,111 @@
+package variant
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+// killerThermo is the paper's puzzle with fewer givens plus killer cages,
+// an extra region and thermometers that its solution satisfies.
+func killerThermo(t *testing.T) *Puzzle {
+	s := grid(t, solved)
+	g := grid(t, "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3..")
+	// drop the givens of the first two rows: the cages must make up for them
+	for c := 0; c < 18; c++ {
+		g.Cells[c] = 0
+	}
+	p := &Puzzle{Grid: g}
+	for c := 0; c < 18; c += 2 {
+		cells := []int{c, c + 1}
+		if c%9 == 8 {
+			cells = []int{c, c + 9}
+		}
+		p.Killers = append(p.Killers, Sum{Cells: cells, Sum: s.Cells[cells[0]] + s.Cells[cells[1]], Distinct: true})
+	}
+	p.Killers = append(p.Killers, Sum{Cells: []int{27, 36, 45}, Distinct: true}) // a cage without a total
+	p.Extra = [][]int{{0, 12, 40, 80}}
+	// thermometers: increasing runs of the solution's rows
+	for r := 2; r < 9; r += 3 {
+		for c := 0; c+1 < 9; c++ {
+			a, b := r*9+c, r*9+c+1
+			if s.Cells[a] < s.Cells[b] {
+				p.Thermos = append(p.Thermos, []int{a, b})
+			}
+		}
+	}
+	if err := p.Check(s); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestHDDLBothEngines: the variant model is planned by both HTN engines,
+// and the grid of each verified plan satisfies every rule and is the one
+// solution the direct encoding finds.
+func TestHDDLBothEngines(t *testing.T) {
+	p := killerThermo(t)
+	direct, err := Solve(context.Background(), p, satenc.Gophersat{}, 2)
+	if err != nil || direct.Solutions != 1 {
+		t.Fatalf("direct: %v, %d solutions", err, direct.Solutions)
+	}
+	for _, style := range []sudoku.Style{sudoku.Unordered, sudoku.Ordered} {
+		_, prob, err := Model(p, style)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, engine := range []pipeline.Engine{pipeline.Progression, pipeline.SAT} {
+			if engine == pipeline.Progression && style == sudoku.Ordered && testing.Short() {
+				continue
+			}
+			res, err := pipeline.Run(context.Background(), prob, pipeline.Config{Engine: engine})
+			if err != nil {
+				t.Fatalf("%s, %s: %v", engine, style, err)
+			}
+			g, err := sudoku.GridFromPlan(res.Plan, p.Grid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Check(g); err != nil {
+				t.Errorf("%s, %s: the plan's grid breaks a rule: %v", engine, style, err)
+			}
+			if g.Line() != direct.Solution.Line() {
+				t.Errorf("%s, %s: %s, direct %s", engine, style, g.Line(), direct.Solution.Line())
+			}
+		}
+	}
+}
+
+// TestHDDLRefuses: clues without an HDDL model are named.
+func TestHDDLRefuses(t *testing.T) {
+	p := fixtures(t)["dune.json"]
+	var b strings.Builder
+	if err := WriteProblem(&b, p, sudoku.Unordered); err == nil || !strings.Contains(err.Error(), "ratio dots") {
+		t.Errorf("dune (black dots): %v", err)
+	}
+}
+
+// TestCageDigits: the digits of the allowed combinations.
+func TestCageDigits(t *testing.T) {
+	got := func(n, size, sum int) string {
+		var s []string
+		for d, ok := range cageDigits(n, size, sum) {
+			if ok {
+				s = append(s, string(rune('0'+d)))
+			}
+		}
+		return strings.Join(s, "")
+	}
+	for _, c := range []struct {
+		size, sum int
+		want      string
+	}{{2, 3, "12"}, {2, 17, "89"}, {3, 6, "123"}, {2, 10, "12346789"}, {9, 45, "123456789"}, {3, 25, ""}} {
+		if g := got(9, c.size, c.sum); g != c.want {
+			t.Errorf("%d cells adding up to %d: %q, want %q", c.size, c.sum, g, c.want)
+		}
+	}
+}
