@@ -166,6 +166,15 @@ func Encode(p *Puzzle, sink satenc.Sink) *Encoding {
 	for _, ab := range p.moves() {
 		forbid(ab[0], ab[1], func(v, w int) bool { return v == w })
 	}
+	for parity, cells := range [][]int{p.Even, p.Odd} {
+		for _, c := range cells {
+			for v := 1; v <= n; v++ {
+				if v%2 != parity {
+					sink.AddClause(e.x(c, v).Neg())
+				}
+			}
+		}
+	}
 	return e
 }
 

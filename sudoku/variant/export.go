@@ -101,6 +101,11 @@ func WriteMiniZinc(w io.Writer, p *Puzzle) error {
 	for _, r := range p.Extra {
 		line("constraint alldifferent(%s);", list(r))
 	}
+	for parity, cells := range [][]int{p.Even, p.Odd} {
+		for _, c := range cells {
+			line("constraint %s mod 2 = %d;", x(c), parity)
+		}
+	}
 	for _, d := range p.Diagonals() {
 		line("constraint alldifferent(%s);", list(d))
 	}
@@ -211,6 +216,11 @@ func WriteXCSP3(w io.Writer, p *Puzzle) error {
 	}
 	for _, ab := range p.moves() {
 		pred("ne(%s,%s)", x(ab[0]), x(ab[1]))
+	}
+	for parity, cells := range [][]int{p.Even, p.Odd} {
+		for _, c := range cells {
+			pred("eq(mod(%s,2),%d)", x(c), parity)
+		}
 	}
 	line(`  </constraints>`)
 	line(`</instance>`)

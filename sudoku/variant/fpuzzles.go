@@ -25,9 +25,31 @@ var ignoredKeys = map[string]bool{
 	"disabledlogic": true, "highlight": true,
 }
 
+// flexValue is a clue's value, which exports write as a string ("15")
+// and some tools as a number (15).
+type flexValue string
+
+func (v *flexValue) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*v = flexValue(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("value %s is neither a string nor a number", b)
+	}
+	*v = flexValue(n.String())
+	return nil
+}
+
 type fpCells struct {
-	Cells []string `json:"cells"`
-	Value string   `json:"value"`
+	Cells []string  `json:"cells"`
+	Value flexValue `json:"value"`
+}
+
+type fpCell1 struct {
+	Cell string `json:"cell"`
 }
 
 type fpLines struct {
@@ -40,10 +62,10 @@ type fpArrow struct {
 }
 
 type fpLittleKiller struct {
-	Cell      string   `json:"cell"`
-	Cells     []string `json:"cells"`
-	Direction string   `json:"direction"`
-	Value     string   `json:"value"`
+	Cell      string    `json:"cell"`
+	Cells     []string  `json:"cells"`
+	Direction string    `json:"direction"`
+	Value     flexValue `json:"value"`
 }
 
 type fpQuad struct {
@@ -142,6 +164,19 @@ func ReadFPuzzles(r io.Reader) (*Puzzle, error) {
 	return p, nil
 }
 
+// disjointGroups are the cells at the same place of every box.
+func disjointGroups(k int) [][]int {
+	n := k * k
+	out := make([][]int, n)
+	for b := 0; b < n; b++ {
+		r0, c0 := b/k*k, b%k*k
+		for i := 0; i < n; i++ {
+			out[i] = append(out[i], (r0+i/k)*n+c0+i%k)
+		}
+	}
+	return out
+}
+
 func field(raw map[string]json.RawMessage, key string, v any) error {
 	b, ok := raw[key]
 	if !ok {
@@ -191,15 +226,16 @@ func (rd *reader) cells(ss []string, what string) ([]int, error) {
 	return out, nil
 }
 
-func number(s, what string, def int) (int, error) {
+func number(v flexValue, what string, def int) (int, error) {
+	s := string(v)
 	if s == "" {
 		return def, nil
 	}
-	v, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || v < 0 {
+	x, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || x < 0 {
 		return 0, fmt.Errorf("%s: value %q is not a number", what, s)
 	}
-	return v, nil
+	return x, nil
 }
 
 // pair reads two orthogonally adjacent cells.
@@ -255,6 +291,38 @@ func (rd *reader) constraint(p *Puzzle, key string, b json.RawMessage) error {
 		return flag(&p.AntiKnight)
 	case "antiking":
 		return flag(&p.AntiKing)
+	case "nonconsecutive":
+		// no two orthogonal neighbours consecutive: the negative rule of
+		// difference dots (with the dots given, if any)
+		var on bool
+		if err := flag(&on); err != nil {
+			return err
+		}
+		p.NegativeDifference = p.NegativeDifference || on
+	case "disjointgroups":
+		var on bool
+		if err := flag(&on); err != nil {
+			return err
+		}
+		if on {
+			p.Extra = append(p.Extra, disjointGroups(p.Grid.Box)...)
+		}
+	case "odd", "even":
+		var cs []fpCell1
+		if err := json.Unmarshal(b, &cs); err != nil {
+			return fmt.Errorf("%s: %v", key, err)
+		}
+		for i, c := range cs {
+			cell, err := rd.cell(c.Cell)
+			if err != nil {
+				return fmt.Errorf("%s %d: %w", key, i+1, err)
+			}
+			if key == "odd" {
+				p.Odd = append(p.Odd, cell)
+			} else {
+				p.Even = append(p.Even, cell)
+			}
+		}
 	case "killercage", "extraregion":
 		var cs []fpCells
 		if err := json.Unmarshal(b, &cs); err != nil {
@@ -374,7 +442,7 @@ func (rd *reader) constraint(p *Puzzle, key string, b json.RawMessage) error {
 				}
 				p.Differences = append(p.Differences, x)
 			case "xv":
-				switch strings.ToUpper(c.Value) {
+				switch strings.ToUpper(string(c.Value)) {
 				case "X":
 					x.Value = 10
 				case "V":

@@ -72,7 +72,7 @@ func (p *Puzzle) HDDLSupported() error {
 		{"little killer sums", len(p.LittleKiller)}, {"arrows", len(p.Arrows)},
 		{"ratio dots", len(p.Ratios)}, {"difference dots", len(p.Differences)}, {"XV marks", len(p.XV)},
 		{"renban lines", len(p.Renbans)}, {"whispers lines", len(p.Whispers)}, {"palindromes", len(p.Palindromes)},
-		{"quadruples", len(p.Quadruples)},
+		{"quadruples", len(p.Quadruples)}, {"odd or even cells", len(p.Odd) + len(p.Even)},
 	}
 	for _, o := range other {
 		if o.n > 0 {

@@ -64,7 +64,8 @@ type Puzzle struct {
 	Whispers     [][]int // neighbours along the line differ by at least WhisperGap
 	Palindromes  [][]int // reads the same both ways
 	Quadruples   []Quadruple
-	Extra        [][]int // extra regions: no digit twice
+	Extra        [][]int // extra regions (and disjoint groups): no digit twice
+	Odd, Even    []int   // cells that hold an odd or an even digit
 	DiagonalMain bool    // top left to bottom right: no digit twice
 	DiagonalAnti bool    // bottom left to top right: no digit twice
 	AntiKnight   bool    // cells a knight's move apart differ
@@ -333,6 +334,16 @@ func (p *Puzzle) Check(g sudoku.Grid) error {
 			if have[d] < m {
 				return fmt.Errorf("quadruple at %s: digit %d %d times, want %d", name(q.Cells[0]), d, have[d], m)
 			}
+		}
+	}
+	for _, c := range p.Odd {
+		if at(c)%2 == 0 {
+			return fmt.Errorf("odd cell %s holds %d", name(c), at(c))
+		}
+	}
+	for _, c := range p.Even {
+		if at(c)%2 != 0 {
+			return fmt.Errorf("even cell %s holds %d", name(c), at(c))
 		}
 	}
 	for _, r := range p.Extra {
