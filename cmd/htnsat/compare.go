@@ -11,6 +11,7 @@ import (
 	"github.com/htnsat/htnsat/internal/report"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/csp"
 	"github.com/spf13/cobra"
 )
 
@@ -27,6 +28,7 @@ type compareOptions struct {
 	md      string
 	unique  bool
 	count   int
+	rate    bool
 	engine  engineFlags
 }
 
@@ -64,8 +66,37 @@ With no -f, runs the paper's puzzle and a small embedded sample of each size
 	f.StringVar(&opts.md, "markdown", "", "write the summary as a Markdown table to this file")
 	f.IntVar(&opts.count, "count", 0, "direct-sat: also count the solutions, up to this number (blocking each one found)")
 	f.BoolVar(&opts.unique, "unique", false, "direct-sat: tell whether the solution is unique (--count 2)")
+	f.BoolVar(&opts.rate, "rate", false, "rate each puzzle (sudoku rate) first: a rating column, and the median time per rating")
 	opts.engine.register(f)
 	return cmd
+}
+
+// ratePuzzles rates each puzzle (csp.Rate, outside the timed runs) when
+// on; a rating that runs out of time is "timeout".
+func ratePuzzles(ctx context.Context, puzzles []sudoku.Puzzle, on bool, timeout time.Duration) (map[string]string, error) {
+	out := map[string]string{}
+	if !on {
+		return out, nil
+	}
+	models := map[int]*csp.Model{}
+	for _, p := range puzzles {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m := models[p.Box]
+		if m == nil {
+			m = csp.NewModel(p.Box)
+			models[p.Box] = m
+		}
+		pctx, cancel := withTimeout(ctx, timeout)
+		r, err := m.Rate(pctx, p.Grid)
+		cancel()
+		if err != nil {
+			r.Level = string(plan.Timeout)
+		}
+		out[p.Name] = r.Level
+	}
+	return out, nil
 }
 
 func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error {
@@ -125,11 +156,19 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 		}
 	}
 	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style%s, time limit %s each\n\n", len(puzzles), joinEngines(engines), style, off, opts.timeout)
+	ratings, err := ratePuzzles(ctx, puzzles, opts.rate, opts.timeout)
+	if err != nil {
+		return failure(plan.WithCause(ctx, err))
+	}
 	runs := compare.Batch(ctx, puzzles, co)
 	if tty {
 		fmt.Fprintf(ios.Err, "\r%60s\r", "")
 	}
+	for i := range runs {
+		runs[i].Rating = ratings[runs[i].Puzzle]
+	}
 	report.Summary(ios.Out, runs)
+	report.ByRating(ios.Out, runs)
 	fmt.Fprintf(ios.Out, "\n%d runs in %.1fs\n", len(runs), time.Since(start).Seconds())
 	if opts.csv != "" {
 		if err := report.WriteCSV(opts.csv, runs); err != nil {

@@ -86,6 +86,9 @@ type Run struct {
 	// Solutions is the number of solutions direct-sat counted, up to
 	// Options.Count (0: not counted).
 	Solutions int
+	// Rating is the puzzle's difficulty (csp.Rate: the weakest consistency
+	// level that solves it), when asked for (compare --rate).
+	Rating string
 }
 
 // Options configure the engines. The zero value is the unordered style

@@ -22,6 +22,7 @@ import (
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/internal/stats"
 	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/sudoku/csp"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -156,6 +157,69 @@ func Summary(w io.Writer, runs []compare.Run) {
 	}
 }
 
+// ByRating writes, when the runs carry ratings (compare --rate), the
+// number of puzzles and the median total time of each engine per rating.
+func ByRating(w io.Writer, runs []compare.Run) {
+	type key struct {
+		rating string
+		engine compare.Engine
+	}
+	times := map[key][]float64{}
+	var ratings []string
+	var engines []compare.Engine
+	seenR, seenE := map[string]bool{}, map[compare.Engine]bool{}
+	for _, r := range runs {
+		if r.Rating == "" {
+			continue
+		}
+		if !seenR[r.Rating] {
+			seenR[r.Rating] = true
+			ratings = append(ratings, r.Rating)
+		}
+		if !seenE[r.Engine] {
+			seenE[r.Engine] = true
+			engines = append(engines, r.Engine)
+		}
+		ms := math.NaN()
+		if r.Status == plan.Solved && r.Verified {
+			ms = msOf(r.Total)
+		}
+		k := key{r.Rating, r.Engine}
+		times[k] = append(times[k], ms)
+	}
+	if len(ratings) == 0 {
+		return
+	}
+	order := map[string]int{}
+	for i, l := range csp.RateLevels {
+		order[l.String()] = i
+	}
+	order["search"], order["none"] = len(csp.RateLevels), len(csp.RateLevels)+1
+	sort.Slice(ratings, func(i, j int) bool { return order[ratings[i]] < order[ratings[j]] })
+	fmt.Fprintf(w, "\nmedian total time by rating (unsolved runs count as slowest)\n%-8s %8s", "rating", "puzzles")
+	for _, e := range engines {
+		fmt.Fprintf(w, " %12s", e)
+	}
+	fmt.Fprintln(w)
+	for _, rt := range ratings {
+		fmt.Fprintf(w, "%-8s %8d", rt, len(times[key{rt, engines[0]}]))
+		for _, e := range engines {
+			xs := times[key{rt, e}]
+			for i, x := range xs {
+				if math.IsNaN(x) {
+					xs[i] = math.Inf(1)
+				}
+			}
+			med := stats.Median(xs)
+			if math.IsInf(med, 1) {
+				med = math.NaN()
+			}
+			fmt.Fprintf(w, " %12s", fmtMS(med))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
 // SummaryMarkdown writes the summary as a Markdown table.
 func SummaryMarkdown(w io.Writer, runs []compare.Run) {
 	fmt.Fprintf(w, "| size | engine | solved | median | p90 | max |")
@@ -213,6 +277,7 @@ type row struct {
 	AllocMB    float64 `json:"alloc_mb"`
 	PeakHeapMB float64 `json:"peak_heap_mb"`
 	Solutions  int     `json:"solutions,omitempty"` // counted by direct-sat up to --count
+	Rating     string  `json:"rating,omitempty"`    // compare --rate
 	Solution   string  `json:"solution,omitempty"`
 	Error      string  `json:"error,omitempty"`
 }
@@ -228,7 +293,7 @@ func rowOf(r compare.Run) row {
 		ParseMS: msOf(r.Stages["parse"]), GroundMS: msOf(r.Stages["ground"]), SearchMS: msOf(r.Stages["search"]), EncodeMS: msOf(r.Stages["encode"]),
 		SolveMS: msOf(r.Stages["solve"]), DecodeMS: msOf(r.Stages["decode"]), VerifyMS: msOf(r.Stages["verify"]),
 		Nodes: r.Nodes, Vars: r.Vars, Clauses: r.Clauses, Depth: r.Depth, PlanLength: r.PlanLength,
-		AllocMB: float64(r.AllocBytes) / (1 << 20), PeakHeapMB: float64(r.PeakHeap) / (1 << 20), Solutions: r.Solutions, Error: r.Error,
+		AllocMB: float64(r.AllocBytes) / (1 << 20), PeakHeapMB: float64(r.PeakHeap) / (1 << 20), Solutions: r.Solutions, Rating: r.Rating, Error: r.Error,
 	}
 	if r.Verified {
 		out.Solution = r.Solution.Line()
@@ -243,14 +308,14 @@ func WriteCSV(path string, runs []compare.Run) error {
 
 func writeCSV(f io.Writer, runs []compare.Run) error {
 	w := csv.NewWriter(f)
-	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "search_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "solutions", "solution", "error"})
+	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "search_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "solutions", "rating", "solution", "error"})
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 	for _, r := range runs {
 		o := rowOf(r)
 		w.Write([]string{o.Puzzle, strconv.Itoa(o.Size), strconv.Itoa(o.Givens), o.Engine, o.Style, o.Status, strconv.FormatBool(o.Verified),
 			ff(o.TotalMS), ff(o.ParseMS), ff(o.GroundMS), ff(o.SearchMS), ff(o.EncodeMS), ff(o.SolveMS), ff(o.DecodeMS), ff(o.VerifyMS),
 			strconv.FormatInt(o.Nodes, 10), strconv.Itoa(o.Vars), strconv.Itoa(o.Clauses), strconv.Itoa(o.Depth), strconv.Itoa(o.PlanLength),
-			ff(o.AllocMB), ff(o.PeakHeapMB), countField(o.Solutions), o.Solution, o.Error})
+			ff(o.AllocMB), ff(o.PeakHeapMB), countField(o.Solutions), o.Rating, o.Solution, o.Error})
 	}
 	w.Flush()
 	return w.Error()

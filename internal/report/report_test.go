@@ -146,3 +146,31 @@ func TestPlot(t *testing.T) {
 		t.Error("a .jpg plot should be refused")
 	}
 }
+
+// TestByRating: per rating, weakest first, the puzzles and each engine's
+// median, an unsolved run counting as slowest; nothing without ratings.
+func TestByRating(t *testing.T) {
+	var b strings.Builder
+	ByRating(&b, sampleRuns())
+	if b.Len() != 0 {
+		t.Errorf("without ratings: %q", b.String())
+	}
+	ms := time.Millisecond
+	runs := []compare.Run{
+		run("a", 9, compare.Progression, plan.Solved, 10*ms),
+		run("b", 9, compare.Progression, plan.Solved, 30*ms),
+		run("c", 9, compare.Progression, plan.Timeout, time.Second),
+		run("d", 9, compare.Progression, plan.Solved, 2*ms),
+	}
+	for i, r := range []string{"sgac", "sgac", "sgac", "gac"} {
+		runs[i].Rating = r
+	}
+	ByRating(&b, runs)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[2], "gac") || !strings.HasPrefix(lines[3], "sgac") {
+		t.Fatalf("%q", b.String())
+	}
+	if f := strings.Fields(lines[3]); f[1] != "3" || f[2] != "30.00ms" {
+		t.Errorf("sgac row %q: want 3 puzzles, median 30 ms (10, 30, unsolved)", lines[3])
+	}
+}

@@ -20,8 +20,10 @@ func Quantile(xs []float64, q float64) float64 {
 	q = min(max(q, 0), 1)
 	h := q * float64(len(s)-1)
 	lo := int(math.Floor(h))
-	if lo+1 >= len(s) {
-		return s[len(s)-1]
+	if lo+1 >= len(s) || h == float64(lo) {
+		// on a rank (no interpolation: an infinite neighbour would
+		// make 0·Inf)
+		return s[lo]
 	}
 	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
 }
