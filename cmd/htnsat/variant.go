@@ -16,6 +16,7 @@ import (
 
 func newCmdSudokuVariant(ios *ioStreams) *cobra.Command {
 	var count int
+	var rate bool
 	var mzn, xcsp, engines, style, hddlOut string
 	var timeout time.Duration
 	var ef engineFlags
@@ -90,6 +91,20 @@ instance as MiniZinc (seed 004's language) and XCSP3.`,
 				cancel()
 			}
 			printSolve(ios.Out, p, runs, false, count)
+			if rate {
+				m, err := v.CSPModel()
+				if err != nil {
+					fmt.Fprintf(ios.Out, "rating: none (%v)\n", err)
+				} else {
+					ctx, cancel := withTimeout(cmd.Context(), timeout)
+					r, err := m.Rate(ctx, v.Grid)
+					cancel()
+					if err != nil {
+						return failure(plan.WithCause(ctx, err))
+					}
+					fmt.Fprintf(ios.Out, "rating: %s (%d solution(s) up to 2)\n", r.Level, r.Solutions)
+				}
+			}
 			return runsExit(runs)
 		},
 	}
@@ -97,6 +112,7 @@ instance as MiniZinc (seed 004's language) and XCSP3.`,
 	f.StringVar(&engines, "engine", "direct-sat", "progression, htn-sat, direct-sat, a comma-separated list, or all")
 	f.StringVar(&style, "style", "unordered", "initial task network of the HDDL problem: ordered or unordered")
 	f.IntVar(&count, "count", 0, "direct-sat: count the solutions up to this number")
+	f.BoolVar(&rate, "rate", false, "rate the puzzle by consistency level (all-different clues only: diagonals, extra regions, cages without totals)")
 	f.StringVar(&mzn, "mzn", "", "also write the puzzle as a MiniZinc model to this file")
 	f.StringVar(&xcsp, "xcsp", "", "also write the puzzle as an XCSP3 instance to this file")
 	f.StringVar(&hddlOut, "hddl", "", "also write the HDDL domain and problem to this directory")

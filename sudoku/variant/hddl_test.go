@@ -8,6 +8,7 @@ import (
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/csp"
 )
 
 // killerThermo is the paper's puzzle with fewer givens plus killer cages,
@@ -107,5 +108,43 @@ func TestCageDigits(t *testing.T) {
 		if g := got(9, c.size, c.sum); g != c.want {
 			t.Errorf("%d cells adding up to %d: %q, want %q", c.size, c.sum, g, c.want)
 		}
+	}
+}
+
+// TestCSPModel: a diagonal puzzle gets its diagonals as units (its rating
+// and count use them); a puzzle with totals is refused.
+func TestCSPModel(t *testing.T) {
+	// an X-sudoku: the solution of the empty diagonal puzzle, with half
+	// its digits as givens
+	p := &Puzzle{Grid: sudoku.New(3), DiagonalMain: true, DiagonalAnti: true}
+	res, err := Solve(context.Background(), p, satenc.Gophersat{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range p.Grid.Cells {
+		if c%2 == 0 {
+			p.Grid.Cells[c] = res.Solution.Cells[c]
+		}
+	}
+	m, err := p.CSPModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Units) != 29 {
+		t.Errorf("%d units, want 27 + 2 diagonals", len(m.Units))
+	}
+	got, err := m.Search(context.Background(), p.Grid, 2, csp.GACAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Solve(context.Background(), p, satenc.Gophersat{}, 2)
+	if err != nil || got.Solutions != want.Solutions {
+		t.Errorf("search counts %d, SAT %d (%v)", got.Solutions, want.Solutions, err)
+	}
+	if err := p.Check(got.First); err != nil {
+		t.Errorf("the search's solution: %v", err)
+	}
+	if _, err := fixtures(t)["dune.json"].CSPModel(); err == nil {
+		t.Error("dune (totals, thermometers, dots) accepted")
 	}
 }

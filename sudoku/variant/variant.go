@@ -15,6 +15,7 @@ import (
 	"fmt"
 
 	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/csp"
 )
 
 // Sum is a set of cells whose digits add up to Sum: a killer cage
@@ -371,4 +372,37 @@ func multiplicity(ds []int) map[int]int {
 		m[d]++
 	}
 	return m
+}
+
+// CSPModel is the constraint network of p for the propagators of package
+// csp (hints, ratings, counting by search): the standard units plus an
+// all-different unit per diagonal, extra region and killer cage. It fails
+// when p has a clue that is not an all-different constraint (a total, a
+// thermometer, a dot, ...), which those propagators do not cover.
+func (p *Puzzle) CSPModel() (*csp.Model, error) {
+	q := *p
+	q.Killers, q.Extra, q.DiagonalMain, q.DiagonalAnti = nil, nil, false, false
+	if !q.onlyGivens() {
+		return nil, fmt.Errorf("the consistency levels cover all-different constraints (cages without totals, extra regions, diagonals); this puzzle has other clues")
+	}
+	for _, k := range p.Killers {
+		if k.Sum != 0 {
+			return nil, fmt.Errorf("the consistency levels cover all-different constraints; this puzzle has killer totals")
+		}
+	}
+	m := csp.NewModel(p.Grid.Box)
+	for i, r := range append(append([][]int{}, p.Extra...), p.Diagonals()...) {
+		m.AddUnit(csp.Unit{Name: fmt.Sprintf("region %d", i+1), Cells: r})
+	}
+	for i, k := range p.Killers {
+		m.AddUnit(csp.Unit{Name: fmt.Sprintf("cage %d", i+1), Cells: k.Cells})
+	}
+	return m, nil
+}
+
+// onlyGivens tells whether p has no clue beyond its givens.
+func (p *Puzzle) onlyGivens() bool {
+	return len(p.Killers)+len(p.LittleKiller)+len(p.Thermos)+len(p.Arrows)+len(p.Ratios)+len(p.Differences)+len(p.XV)+
+		len(p.Renbans)+len(p.Whispers)+len(p.Palindromes)+len(p.Quadruples)+len(p.Extra)+len(p.Odd)+len(p.Even) == 0 &&
+		!p.DiagonalMain && !p.DiagonalAnti && !p.AntiKnight && !p.AntiKing && !p.NegativeRatio && !p.NegativeDifference && !p.NegativeXV
 }
