@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/htnsat/htnsat/internal/atomicfile"
@@ -22,6 +23,8 @@ type planOptions struct {
 	output      string
 	json        bool
 	noVerify    bool
+	tree        string
+	treeFull    bool
 	engines     engineFlags
 }
 
@@ -51,6 +54,8 @@ external solver).`,
 	f.StringVarP(&opts.output, "output", "o", "", "write the plan to this file")
 	f.BoolVar(&opts.json, "json", false, "print a JSON report instead of the plan")
 	f.BoolVar(&opts.noVerify, "no-verify", false, "do not verify the plan")
+	f.StringVar(&opts.tree, "tree", "", "draw the decomposition tree to this .dot (Graphviz) or .svg file")
+	f.BoolVar(&opts.treeFull, "tree-full", false, "draw every subtree (by default siblings alike are drawn once, with their number)")
 	opts.engines.register(f)
 	return cmd
 }
@@ -84,6 +89,9 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	if err != nil {
 		return &usageError{err}
 	}
+	if opts.tree != "" && !strings.HasSuffix(opts.tree, ".dot") && !strings.HasSuffix(opts.tree, ".svg") {
+		return &usageError{fmt.Errorf("--tree %s: the file must end in .dot or .svg", opts.tree)}
+	}
 	cfg, err := opts.engines.pipeline(engine)
 	if err != nil {
 		return err
@@ -110,6 +118,11 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 			return err
 		}
 	}
+	if opts.tree != "" {
+		if err := writeTree(opts.tree, res.Plan, !opts.treeFull); err != nil {
+			return err
+		}
+	}
 	if opts.json {
 		return writeJSON(opts.io.Out, rep)
 	}
@@ -120,6 +133,18 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	}
 	printPlanStats(opts.io.Err, rep)
 	return nil
+}
+
+// writeTree draws the plan's decomposition tree as DOT or SVG, by the
+// file's extension.
+func writeTree(path string, p *plan.Plan, collapse bool) error {
+	t := plan.Tree(p, collapse)
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if strings.HasSuffix(path, ".dot") {
+			return plan.WriteDOT(w, t)
+		}
+		return plan.WriteTreeSVG(w, t)
+	})
 }
 
 // fillReport copies what a run produced into its report.

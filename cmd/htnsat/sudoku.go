@@ -140,6 +140,7 @@ type solveOptions struct {
 	line    bool
 	timeout time.Duration
 	limit   int
+	svg     string
 	engine  engineFlags
 }
 
@@ -166,6 +167,7 @@ embedded domain. An engine that runs out of time is reported as such.`,
 	f.BoolVar(&opts.line, "line", false, "print solutions in the one-line form")
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per puzzle and engine")
 	f.IntVar(&opts.limit, "limit", 0, "solve only the first N puzzles")
+	f.StringVar(&opts.svg, "svg", "", "draw the solved grids to this SVG file (givens black, filled digits blue; a sheet for several puzzles)")
 	opts.engine.register(f)
 	return cmd
 }
@@ -208,6 +210,7 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		return &usageError{fmt.Errorf("--count %d: must be 0 (no count) or more", eo.Count)}
 	}
 	var all []compare.Run
+	var pics []sudoku.Picture
 	for _, p := range puzzles {
 		var runs []compare.Run
 		for _, e := range engines {
@@ -220,6 +223,19 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		}
 		printSolve(ios.Out, p, runs, opts.line, eo.Count)
 		all = append(all, runs...)
+		pic := sudoku.Picture{Title: p.Name, Puzzle: p.Grid}
+		for i := range runs {
+			if runs[i].Verified {
+				pic.Solution = &runs[i].Solution
+				break
+			}
+		}
+		pics = append(pics, pic)
+	}
+	if opts.svg != "" {
+		if err := atomicfile.Write(opts.svg, func(w io.Writer) error { return sudoku.WriteSheetSVG(w, pics, 3) }); err != nil {
+			return withCode(exitFailure, err)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return failure(plan.WithCause(ctx, err))
