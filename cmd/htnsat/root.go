@@ -102,6 +102,7 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 	root.AddCommand(newCmdCompare(ios))
 	root.AddCommand(newCmdSudoku(ios))
 	root.AddCommand(newCmdIPC(ios))
+	root.AddCommand(newCmdServe(ios))
 	return root
 }
 

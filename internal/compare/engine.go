@@ -77,6 +77,7 @@ type Run struct {
 	Solution   sudoku.Grid
 	Verified   bool // the plan verifies and the grid is a solution of the puzzle
 	PlanLength int
+	Plan       *plan.Plan // the HTN engines' plan (nil for direct-sat)
 	Nodes      int64
 	Vars       int
 	Clauses    int
@@ -199,7 +200,7 @@ func runHTN(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options, r *Run)
 	if err != nil {
 		return err
 	}
-	r.PlanLength = res.Plan.Length()
+	r.PlanLength, r.Plan = res.Plan.Length(), res.Plan
 	t1 := time.Now()
 	g, gerr := sudoku.GridFromPlan(res.Plan, p.Grid)
 	t2 := time.Now()

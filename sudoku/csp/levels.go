@@ -323,3 +323,21 @@ func (m *Model) Rate(ctx context.Context, g sudoku.Grid) (Rating, error) {
 	r.Level, r.Nodes = "search", res.Nodes
 	return r, nil
 }
+
+// Domains is the state of the levels up to last on grid g (the state of
+// the last "on all" level run, or of the level before an "each" level):
+// what the page shows as candidates. A contradiction leaves the domains
+// where it was found.
+func (m *Model) Domains(ctx context.Context, g sudoku.Grid, last Level) (State, error) {
+	var out State
+	err := m.levels(ctx, g, last, func(l Level, states []State, _ []string, failed string) bool {
+		if len(states) > 0 {
+			out = states[0]
+		}
+		return failed == ""
+	})
+	if out == nil {
+		out = m.Initial(g)
+	}
+	return out, err
+}

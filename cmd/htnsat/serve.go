@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/htnsat/htnsat/internal/web"
+	"github.com/spf13/cobra"
+)
+
+func newCmdServe(ios *ioStreams) *cobra.Command {
+	var addr, sets string
+	var timeout time.Duration
+	var maxSolves int
+	var ef engineFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "A local page to load, solve, step through plans and play Sudoku with hints",
+		Long: `Serve the page (every asset embedded: it works offline) and its JSON API
+(README: JSON API) on 127.0.0.1 unless --addr says otherwise, and print its
+URL. --sets names a directory of puzzle files the page can pick from (by
+default ../shared/data/sudoku when it exists). Each solve, hint or count runs
+under --solve-timeout and stops when its client goes away; at most
+--max-solves run at once, the others get 503.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if sets == "" {
+				if st, err := os.Stat("../shared/data/sudoku"); err == nil && st.IsDir() {
+					sets = "../shared/data/sudoku"
+				}
+			}
+			eo, err := ef.compare()
+			if err != nil {
+				return err
+			}
+			srv, err := web.New(web.Options{SetsDir: sets, SolveTimeout: timeout, MaxSolves: maxSolves, Engines: eo})
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+			fmt.Fprintf(ios.Out, "htnsat serve: http://%s/\n", ln.Addr())
+			ctx := cmd.Context()
+			go func() {
+				<-ctx.Done()
+				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				hs.Shutdown(sctx)
+			}()
+			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return withCode(exitFailure, err)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
+	f.StringVar(&sets, "sets", "", "directory of puzzle files to offer")
+	f.DurationVar(&timeout, "solve-timeout", 30*time.Second, "time limit of each solve, hint or count")
+	f.IntVar(&maxSolves, "max-solves", 2, "solves run at once (the others get 503)")
+	ef.register(f)
+	return cmd
+}

@@ -1,0 +1,520 @@
+// Package web is the local page of htnsat serve: a JSON API under /api/
+// over the Sudoku engines, the hint panel and the exports, and a page
+// (static/, embedded: it works offline) that loads, solves, steps through
+// plans, and lets a person play with undo, hints and conflict checks.
+//
+// Safe by construction: request bodies are capped, puzzles too (up to
+// 25x25), each solve runs under a time limit and is cancelled when the
+// client goes away, at most MaxSolves run at once (the others get 503), no
+// request names a file (puzzle sets are chosen by the names the server
+// lists), and every error is a JSON object with a message.
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/htnsat/htnsat/internal/compare"
+	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/csp"
+)
+
+//go:embed static
+var static embed.FS
+
+// Limits of the server.
+const (
+	MaxBody    = 1 << 20 // bytes of a request body
+	MaxSize    = 25      // the largest grid side served
+	MaxCount   = 1000    // the largest solution count asked
+	MaxSetRead = 64 << 20
+)
+
+// Options configure a server.
+type Options struct {
+	// SetsDir is a directory of puzzle files (the shared sets); the page
+	// lists its files by name. Empty: the embedded samples only.
+	SetsDir string
+	// SolveTimeout bounds each solve, hint or count (default 30 s).
+	SolveTimeout time.Duration
+	// MaxSolves is how many solves may run at once (default 2).
+	MaxSolves int
+	// Engine options (solvers, HTN switches).
+	Engines compare.Options
+}
+
+// Server serves the page and the API.
+type Server struct {
+	opt   Options
+	slots chan struct{}
+	mux   *http.ServeMux
+	sets  map[string]string // name -> path
+}
+
+// New returns a server.
+func New(opt Options) (*Server, error) {
+	if opt.SolveTimeout <= 0 {
+		opt.SolveTimeout = 30 * time.Second
+	}
+	if opt.MaxSolves <= 0 {
+		opt.MaxSolves = 2
+	}
+	s := &Server{opt: opt, slots: make(chan struct{}, opt.MaxSolves), mux: http.NewServeMux(), sets: map[string]string{}}
+	if opt.SetsDir != "" {
+		err := filepath.WalkDir(opt.SetsDir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".txt") {
+				rel, _ := filepath.Rel(opt.SetsDir, path)
+				s.sets[filepath.ToSlash(rel)] = path
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("puzzle sets: %w", err)
+		}
+	}
+	sub, _ := fs.Sub(static, "static")
+	files := http.FileServer(http.FS(sub))
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: the page is read with GET", r.Method, r.URL.Path))
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+	s.mux.HandleFunc("POST /api/solve", s.api(s.solve))
+	s.mux.HandleFunc("POST /api/hint", s.api(s.hint))
+	s.mux.HandleFunc("POST /api/count", s.api(s.count))
+	s.mux.HandleFunc("POST /api/parse", s.api(s.parse))
+	s.mux.HandleFunc("POST /api/hddl", s.api(s.hddl))
+	s.mux.HandleFunc("POST /api/cnf", s.api(s.cnf))
+	s.mux.HandleFunc("GET /api/sets", s.api(s.listSets))
+	s.mux.HandleFunc("GET /api/set", s.api(s.getSet))
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Errorf("no API %s %s (see README: JSON API)", r.Method, r.URL.Path))
+	})
+	return s, nil
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// httpError is an error with its status code.
+type httpError struct {
+	code int
+	err  error
+}
+
+func (e *httpError) Error() string { return e.err.Error() }
+
+func bad(format string, args ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Errorf(format, args...)}
+}
+
+func writeError(w http.ResponseWriter, code int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+}
+
+// api wraps a handler: it caps the body, decodes nothing itself, and
+// writes the answer or the error as JSON.
+func (s *Server) api(h func(r *http.Request) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		out, err := h(r)
+		if err != nil {
+			var he *httpError
+			var mb *http.MaxBytesError
+			switch {
+			case errors.As(err, &he):
+				writeError(w, he.code, he.err)
+			case errors.As(err, &mb):
+				writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("the request is larger than %d bytes", MaxBody))
+			case errors.Is(err, context.DeadlineExceeded):
+				writeError(w, http.StatusGatewayTimeout, fmt.Errorf("out of time (%s)", s.opt.SolveTimeout))
+			default:
+				writeError(w, http.StatusInternalServerError, err)
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", " ")
+		enc.Encode(out)
+	}
+}
+
+// request is what the POST endpoints read.
+type request struct {
+	Puzzle string `json:"puzzle"`
+	Engine string `json:"engine"`
+	Style  string `json:"style"`
+	Level  string `json:"level"`
+	Limit  int    `json:"limit"`
+	Kind   string `json:"kind"`
+}
+
+func decode(r *http.Request) (request, sudoku.Grid, error) {
+	var q request
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&q); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return q, sudoku.Grid{}, err
+		}
+		return q, sudoku.Grid{}, bad("the body is not the JSON object expected: %v", err)
+	}
+	if g, ok := lineGrid(q.Puzzle); ok {
+		return q, g, nil
+	}
+	ps, errs := sudoku.Read(strings.NewReader(q.Puzzle), "puzzle")
+	if len(errs) > 0 {
+		return q, sudoku.Grid{}, bad("%v", errs[0])
+	}
+	if len(ps) != 1 {
+		return q, sudoku.Grid{}, bad("%d puzzles where one was expected", len(ps))
+	}
+	if ps[0].Size() > MaxSize {
+		return q, sudoku.Grid{}, bad("a %dx%d grid: the page serves up to %dx%d", ps[0].Size(), ps[0].Size(), MaxSize, MaxSize)
+	}
+	return q, ps[0].Grid, nil
+}
+
+// lineGrid reads the one-line form the page sends (".", "0" or a digit
+// symbol per cell, n = 4, 9, 16 or 25) without the reader's conflict
+// check: a player's grid may repeat a digit, which /api/count reports.
+func lineGrid(s string) (sudoku.Grid, bool) {
+	s = strings.TrimSpace(s)
+	for k := sudoku.MinBox; k*k <= MaxSize; k++ {
+		n := k * k
+		if len(s) != n*n {
+			continue
+		}
+		g := sudoku.New(k)
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c == '.' || c == '0' {
+				continue
+			}
+			var d int
+			if 'a' <= c && c <= 'z' {
+				d = strings.IndexByte(symbols, c-'a'+'A') + 1
+			} else {
+				d = strings.IndexByte(symbols, c) + 1
+			}
+			if d < 1 || d > n {
+				return sudoku.Grid{}, false
+			}
+			g.Cells[i] = d
+		}
+		return g, true
+	}
+	return sudoku.Grid{}, false
+}
+
+// symbols are the digits of the one-line form (sudoku.Symbol).
+const symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// limited takes a solving slot (503 when all are busy) and returns the
+// request's context under the solve time limit, and the function that
+// frees both.
+func (s *Server) limited(r *http.Request) (context.Context, func(), error) {
+	select {
+	case s.slots <- struct{}{}:
+	default:
+		return nil, nil, &httpError{http.StatusServiceUnavailable, fmt.Errorf("%d solves are running: try again shortly", cap(s.slots))}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.opt.SolveTimeout)
+	return ctx, func() { cancel(); <-s.slots }, nil
+}
+
+// Step is one action of a plan as the page replays it.
+type Step struct {
+	Action string   `json:"action"`
+	Cell   int      `json:"cell"`  // row-major index, -1 for an action that fills no cell
+	Digit  int      `json:"digit"` // 0 when Cell is -1
+	Path   []string `json:"path"`  // the tasks above the action, root first
+}
+
+type solveAnswer struct {
+	Engine   string             `json:"engine"`
+	Status   string             `json:"status"`
+	Verified bool               `json:"verified"`
+	Solution string             `json:"solution,omitempty"`
+	Plan     string             `json:"plan,omitempty"`
+	Steps    []Step             `json:"steps,omitempty"`
+	StagesMS map[string]float64 `json:"stages_ms"`
+	TotalMS  float64            `json:"total_ms"`
+	Size     string             `json:"size,omitempty"`
+	Error    string             `json:"error,omitempty"`
+}
+
+func (s *Server) solve(r *http.Request) (any, error) {
+	q, g, err := decode(r)
+	if err != nil {
+		return nil, err
+	}
+	e := compare.Engine(q.Engine)
+	if e != compare.Progression && e != compare.HTNSAT && e != compare.DirectSAT {
+		return nil, bad("engine %q: want progression, htn-sat or direct-sat", q.Engine)
+	}
+	opt := s.opt.Engines
+	if q.Style != "" {
+		if opt.Style, err = sudoku.ParseStyle(q.Style); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
+	ctx, done, err := s.limited(r)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	run := compare.RunEngine(ctx, sudoku.Puzzle{Grid: g, Name: "page"}, e, opt)
+	a := solveAnswer{Engine: string(e), Status: string(run.Status), Verified: run.Verified, StagesMS: map[string]float64{},
+		TotalMS: ms(run.Total), Error: run.Error}
+	for st, d := range run.Stages {
+		a.StagesMS[st] = ms(d)
+	}
+	if run.Verified {
+		a.Solution = run.Solution.Line()
+	}
+	switch {
+	case run.Vars > 0:
+		a.Size = fmt.Sprintf("%d vars, %d clauses", run.Vars, run.Clauses)
+	case e == compare.Progression:
+		a.Size = fmt.Sprintf("%d nodes", run.Nodes)
+	}
+	if run.Plan != nil {
+		a.Plan = run.Plan.String()
+		a.Steps = steps(run.Plan, g.Size())
+	}
+	return a, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// steps lists the plan's actions with the cells they fill and the tasks
+// above them.
+func steps(p *plan.Plan, n int) []Step {
+	parent := map[int]int{}
+	label := map[int]string{}
+	for _, d := range p.Decomps {
+		label[d.ID] = strings.TrimSpace(d.Task+" "+strings.Join(d.Args, " ")) + " → " + d.Method
+		for _, c := range d.Subtasks {
+			parent[c] = d.ID
+		}
+	}
+	var out []Step
+	for _, a := range p.Actions {
+		st := Step{Action: strings.TrimSpace(a.Name + " " + strings.Join(a.Args, " ")), Cell: -1}
+		if strings.HasPrefix(a.Name, "FILL-CELL") && len(a.Args) >= 4 {
+			c, err1 := strconv.Atoi(strings.TrimPrefix(a.Args[1], "c"))
+			r, err2 := strconv.Atoi(strings.TrimPrefix(a.Args[2], "r"))
+			d, err3 := strconv.Atoi(strings.TrimPrefix(a.Args[3], "d"))
+			if err1 == nil && err2 == nil && err3 == nil && r >= 0 && r < n && c >= 0 && c < n {
+				st.Cell, st.Digit = r*n+c, d
+			}
+		}
+		seen := map[int]bool{}
+		for id, ok := parent[a.ID]; ok && !seen[id]; id, ok = parent[id] {
+			seen[id] = true
+			st.Path = append([]string{label[id]}, st.Path...)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+type hintAnswer struct {
+	Levels  []csp.LevelHints `json:"levels"`
+	Domains [][]int          `json:"domains"` // per cell, the digits left at the last level run
+}
+
+func (s *Server) hint(r *http.Request) (any, error) {
+	q, g, err := decode(r)
+	if err != nil {
+		return nil, err
+	}
+	last := csp.SGACAll
+	if q.Level != "" {
+		if last, err = csp.ParseLevel(q.Level); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
+	ctx, done, err := s.limited(r)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	m := csp.NewModel(g.Box)
+	hs, err := m.Hints(ctx, g, last)
+	if err != nil {
+		return nil, err
+	}
+	doms, err := m.Domains(ctx, g, last)
+	if err != nil {
+		return nil, err
+	}
+	a := hintAnswer{Levels: hs}
+	for _, d := range doms {
+		a.Domains = append(a.Domains, d.Digits())
+	}
+	return a, nil
+}
+
+func (s *Server) count(r *http.Request) (any, error) {
+	q, g, err := decode(r)
+	if err != nil {
+		return nil, err
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 2
+	}
+	if limit > MaxCount {
+		return nil, bad("limit %d: at most %d", limit, MaxCount)
+	}
+	ctx, done, err := s.limited(r)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	conflicts := conflictsOf(g)
+	if len(conflicts) > 0 {
+		return map[string]any{"solutions": 0, "conflicts": conflicts}, nil
+	}
+	res, err := csp.NewModel(g.Box).Search(ctx, g, limit, csp.GACAll)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"solutions": res.Solutions, "limit": limit, "conflicts": []int{}}, nil
+}
+
+// conflictsOf lists the cells whose digit another cell of a row, column or
+// box repeats.
+func conflictsOf(g sudoku.Grid) []int {
+	m := csp.NewModel(g.Box)
+	bad := map[int]bool{}
+	for _, u := range m.Units {
+		where := map[int]int{}
+		for _, c := range u.Cells {
+			if d := g.Cells[c]; d != 0 {
+				if o, ok := where[d]; ok {
+					bad[o], bad[c] = true, true
+				}
+				where[d] = c
+			}
+		}
+	}
+	out := []int{}
+	for c := range bad {
+		out = append(out, c)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// parse reads a puzzle in any accepted form and answers its one-line form.
+func (s *Server) parse(r *http.Request) (any, error) {
+	_, g, err := decode(r)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"puzzle": g.Line(), "size": g.Size()}, nil
+}
+
+func (s *Server) hddl(r *http.Request) (any, error) {
+	q, g, err := decode(r)
+	if err != nil {
+		return nil, err
+	}
+	st := sudoku.Unordered
+	if q.Style != "" {
+		if st, err = sudoku.ParseStyle(q.Style); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
+	dom, _, err := sudoku.DomainText(g.Box)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	prob, err := sudoku.ProblemText(g, st, "")
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	return map[string]string{"domain": string(dom), "problem": string(prob)}, nil
+}
+
+func (s *Server) cnf(r *http.Request) (any, error) {
+	_, g, err := decode(r)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := sudoku.EncodeDirect(g)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	var b strings.Builder
+	if err := satenc.WriteDIMACS(&b, enc.CNF, enc.CNF.NumVars, []string{"direct encoding of " + g.Line()}); err != nil {
+		return nil, err
+	}
+	return map[string]string{"cnf": b.String()}, nil
+}
+
+func (s *Server) listSets(*http.Request) (any, error) {
+	names := []string{}
+	for n := range s.sets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	samples := []string{}
+	for _, p := range sudoku.Samples() {
+		samples = append(samples, p.Line())
+	}
+	return map[string]any{"sets": names, "samples": samples}, nil
+}
+
+// getSet answers GET /api/set?name=N&index=I with puzzle I of the set N
+// (N one of the names /api/sets lists).
+func (s *Server) getSet(r *http.Request) (any, error) {
+	name := r.URL.Query().Get("name")
+	path, ok := s.sets[name]
+	if !ok {
+		return nil, &httpError{http.StatusNotFound, fmt.Errorf("no puzzle set %q (GET /api/sets lists them)", name)}
+	}
+	i, err := strconv.Atoi(r.URL.Query().Get("index"))
+	if err != nil || i < 0 {
+		return nil, bad("index %q: want a number from 0", r.URL.Query().Get("index"))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ps, _ := sudoku.Read(io.LimitReader(f, MaxSetRead), name)
+	if i >= len(ps) {
+		return nil, &httpError{http.StatusNotFound, fmt.Errorf("set %s has %d puzzles", name, len(ps))}
+	}
+	if ps[i].Size() > MaxSize {
+		return nil, bad("a %dx%d grid: the page serves up to %dx%d", ps[i].Size(), ps[i].Size(), MaxSize, MaxSize)
+	}
+	return map[string]any{"puzzle": ps[i].Line(), "count": len(ps)}, nil
+}

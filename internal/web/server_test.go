@@ -1,0 +1,215 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+const paper = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
+
+func newServer(t *testing.T, opt Options) *httptest.Server {
+	t.Helper()
+	s, err := New(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func post(t *testing.T, ts *httptest.Server, path, body string) (int, map[string]any) {
+	t.Helper()
+	r, err := http.Post(ts.URL+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var out map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&out); err != nil {
+		t.Fatalf("%s: the answer is not JSON: %v", path, err)
+	}
+	return r.StatusCode, out
+}
+
+// TestSolve: each engine solves the paper's puzzle; the HTN engines send
+// the plan and one step per fill with its place in the tree.
+func TestSolve(t *testing.T) {
+	ts := newServer(t, Options{})
+	want := "345691728612783549798245136964157283523864917871932465139528674457316892286479351"
+	for _, e := range []string{"progression", "htn-sat", "direct-sat"} {
+		code, out := post(t, ts, "/api/solve", `{"puzzle":"`+paper+`","engine":"`+e+`"}`)
+		if code != 200 || out["status"] != "solved" || out["verified"] != true || out["solution"] != want {
+			t.Fatalf("%s: %d %v", e, code, out)
+		}
+		if _, ok := out["stages_ms"].(map[string]any)["solve"]; e == "direct-sat" && !ok {
+			t.Errorf("%s: no solve time: %v", e, out["stages_ms"])
+		}
+		if e == "direct-sat" {
+			continue
+		}
+		if !strings.HasPrefix(out["plan"].(string), "==>\n") {
+			t.Errorf("%s: plan %q", e, out["plan"])
+		}
+		steps := out["steps"].([]any)
+		if len(steps) != 46 {
+			t.Fatalf("%s: %d steps, want 46 blanks", e, len(steps))
+		}
+		s0 := steps[0].(map[string]any)
+		cell := int(s0["cell"].(float64))
+		if cell < 0 || want[cell] != byte('0'+int(s0["digit"].(float64))) || len(s0["path"].([]any)) == 0 {
+			t.Errorf("%s: first step %v", e, s0)
+		}
+	}
+}
+
+// TestBadRequests: every malformed request gets a JSON error and the
+// right status.
+func TestBadRequests(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "one.txt"), []byte(paper+"\n"), 0o644)
+	ts := newServer(t, Options{SetsDir: dir})
+	big := strings.Repeat(".", 36*36)
+	cases := []struct {
+		method, path, body string
+		code               int
+		want               string
+	}{
+		{"POST", "/api/solve", `{"puzzle":"` + paper + `","engine":"magic"}`, 400, "engine"},
+		{"POST", "/api/solve", `{"puzzle":"12345","engine":"htn-sat"}`, 400, "puzzle"},
+		{"POST", "/api/solve", `{"puzzle":"` + big + `","engine":"direct-sat"}`, 400, "up to 25x25"},
+		{"POST", "/api/solve", `not json`, 400, "not the JSON object"},
+		{"POST", "/api/solve", `{"puzzle":"` + paper + `","engine":"htn-sat","file":"/etc/passwd"}`, 400, "unknown field"},
+		{"POST", "/api/solve", `{"puzzle":"` + strings.Repeat("x", MaxBody+10) + `"}`, 413, "larger than"},
+		{"POST", "/api/hint", `{"puzzle":"` + paper + `","level":"extreme"}`, 400, "consistency level"},
+		{"POST", "/api/count", `{"puzzle":"` + paper + `","limit":100000}`, 400, "at most"},
+		{"GET", "/api/set?name=../../etc/passwd&index=0", "", 404, "no puzzle set"},
+		{"GET", "/api/set?name=one.txt&index=5", "", 404, "has 1 puzzles"},
+		{"GET", "/api/set?name=one.txt&index=-1", "", 400, "index"},
+		{"GET", "/api/nothing", "", 404, "no API"},
+		{"POST", "/index.html", "{}", 405, "GET"},
+	}
+	for _, c := range cases {
+		req, _ := http.NewRequest(c.method, ts.URL+c.path, strings.NewReader(c.body))
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out map[string]string
+		json.NewDecoder(r.Body).Decode(&out)
+		r.Body.Close()
+		if r.StatusCode != c.code || !strings.Contains(out["error"], c.want) {
+			t.Errorf("%s %s %.40s: %d %q, want %d and %q", c.method, c.path, c.body, r.StatusCode, out["error"], c.code, c.want)
+		}
+	}
+}
+
+// TestLimits: a solve past its time limit answers 504, and a request when
+// every slot is busy answers 503.
+func TestLimits(t *testing.T) {
+	empty := strings.Repeat(".", 25*25)
+	ts := newServer(t, Options{SolveTimeout: 200 * time.Millisecond, MaxSolves: 1})
+	start := time.Now()
+	code, out := post(t, ts, "/api/solve", `{"puzzle":"`+empty+`","engine":"progression","style":"ordered"}`)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the solve took %s for a 200 ms limit", d)
+	}
+	if code != 200 || out["status"] != "timeout" {
+		// a run's timeout is its status, reported with 200
+		t.Errorf("%d %v", code, out["status"])
+	}
+	start = time.Now()
+	code, out = post(t, ts, "/api/hint", `{"puzzle":"`+empty+`","level":"sgac"}`)
+	if code != 504 && code != 200 || time.Since(start) > 3*time.Second {
+		t.Errorf("hint on an empty 25x25 under 200 ms: %d %v after %s", code, out, time.Since(start))
+	}
+	// a client that goes away frees its slot: the solve is cancelled
+	s1, _ := New(Options{MaxSolves: 1, SolveTimeout: time.Minute})
+	ts1 := httptest.NewServer(s1)
+	defer ts1.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts1.URL+"/api/solve", strings.NewReader(`{"puzzle":"`+empty+`","engine":"progression","style":"ordered"}`))
+	if r, err := http.DefaultClient.Do(req); err == nil {
+		r.Body.Close()
+		t.Log("the long solve answered before the client left")
+	}
+	cancel()
+	freed := false
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && !freed; time.Sleep(50 * time.Millisecond) {
+		code, _ := post(t, ts1, "/api/solve", `{"puzzle":"`+paper+`","engine":"direct-sat"}`)
+		freed = code == 200
+	}
+	if !freed {
+		t.Error("the slot of a client that went away was still taken 3 s later")
+	}
+	s, _ := New(Options{MaxSolves: 1})
+	s.slots <- struct{}{} // the one slot is taken
+	ts2 := httptest.NewServer(s)
+	defer ts2.Close()
+	code, out = post(t, ts2, "/api/solve", `{"puzzle":"`+paper+`","engine":"direct-sat"}`)
+	if code != 503 || !strings.Contains(out["error"].(string), "try again") {
+		t.Errorf("busy: %d %v", code, out)
+	}
+}
+
+// TestHintCountParse: the hint panel's levels and domains, solution
+// counts with conflicts, and parsing of another form.
+func TestHintCountParse(t *testing.T) {
+	ts := newServer(t, Options{})
+	code, out := post(t, ts, "/api/hint", `{"puzzle":"`+paper+`","level":"ac"}`)
+	levels := out["levels"].([]any)
+	if code != 200 || len(levels) != 2 || len(out["domains"].([]any)) != 81 {
+		t.Fatalf("%d %v", code, out)
+	}
+	if s := levels[0].(map[string]any)["singletons"].([]any); len(s) != 5 {
+		t.Errorf("FC singletons of the paper's puzzle: %d, want 5 (sudoku hint)", len(s))
+	}
+	conflict := "33" + paper[2:]
+	code, out = post(t, ts, "/api/count", `{"puzzle":"`+conflict+`","limit":5}`)
+	if code != 200 || out["solutions"].(float64) != 0 || len(out["conflicts"].([]any)) != 2 {
+		t.Errorf("conflict: %d %v", code, out)
+	}
+	code, out = post(t, ts, "/api/count", `{"puzzle":"`+strings.Repeat(".", 16)+`","limit":1000}`)
+	if code != 200 || out["solutions"].(float64) != 288 {
+		t.Errorf("empty 4x4: %d %v, want 288 solutions", code, out)
+	}
+	rows := strings.Join([]string{"345000008", "610083549", "790045006", "000157000", "000064900", "071900400", "009020604", "050010000", "206000300"}, "\n")
+	rowsJSON, _ := json.Marshal(map[string]string{"puzzle": rows})
+	code, out = post(t, ts, "/api/parse", string(rowsJSON))
+	if code != 200 || out["puzzle"] != paper {
+		t.Errorf("rows of digits: %d %v", code, out)
+	}
+	g, _ := sudoku.ParsePuzzle(paper)
+	code, out = post(t, ts, "/api/hddl", `{"puzzle":"`+g.Line()+`","style":"ordered"}`)
+	if code != 200 || !strings.Contains(out["problem"].(string), ":ordered-subtasks") {
+		t.Errorf("hddl: %d", code)
+	}
+	code, out = post(t, ts, "/api/cnf", `{"puzzle":"`+paper+`"}`)
+	if code != 200 || !strings.Contains(out["cnf"].(string), "p cnf ") {
+		t.Errorf("cnf: %d", code)
+	}
+}
+
+// TestPage: the page and its assets are served, embedded.
+func TestPage(t *testing.T) {
+	ts := newServer(t, Options{})
+	for _, p := range []string{"/", "/app.js", "/style.css"} {
+		r, err := http.Get(ts.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != 200 {
+			t.Errorf("%s: %d", p, r.StatusCode)
+		}
+	}
+}
