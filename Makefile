@@ -6,7 +6,7 @@ FUZZTIME ?= 60s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build build-cadical test test-cadical lint run bench fuzz ipc pandapi results vet fmt clean
+.PHONY: all build build-cadical test test-cadical e2e lint run bench fuzz ipc pandapi results vet fmt clean
 
 all: build
 
@@ -28,6 +28,13 @@ test: lint
 test-cadical:
 	$(GO) vet -tags cadical ./satenc ./cmd/htnsat
 	$(GO) test -tags cadical -timeout 15m ./satenc ./internal/pipeline ./internal/compare ./cmd/htnsat
+
+# The page in headless Chromium (apt-get install chromium): load, solve
+# with each engine, step, hint, a wrong digit flagged; writes
+# results/page.png. Skips when no Chromium is installed.
+e2e:
+	$(GO) vet -tags e2e ./internal/web
+	$(GO) test -tags e2e -run TestE2E -count=1 -v ./internal/web
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -1,0 +1,114 @@
+//go:build e2e
+
+package web
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestE2E drives the page in headless Chromium (make e2e): load the
+// paper's puzzle, solve with each engine, step three actions and check the
+// grid, ask for a hint, enter a wrong digit and see it flagged, and save a
+// screenshot to results/page.png.
+func TestE2E(t *testing.T) {
+	browser := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Skip("no Chromium installed (apt-get install chromium)")
+	}
+	ts := newServer(t, Options{})
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
+		chromedp.WindowSize(1400, 1000))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	wait := func(expr string) chromedp.Action[chromedp.Void] {
+		return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(30*time.Second))
+	}
+	count := func(sel string) int {
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("`+sel+`").length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	want := "345691728612783549798245136964157283523864917871932465139528674457316892286479351"
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#board .cell`)),
+		chromedp.SetValue(chromedp.ID("paste"), paper),
+		chromedp.Click(chromedp.ID("load")),
+		wait(`document.getElementById("status").textContent === "loaded"`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`#board .cell`); n != 81 {
+		t.Fatalf("%d cells", n)
+	}
+	for i, e := range []string{"direct-sat", "progression", "htn-sat"} {
+		if err := chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`button.solve[data-engine="`+e+`"]`)),
+			wait(`document.querySelectorAll("#times tbody tr").length === `+strconv.Itoa(i+1)),
+		); err != nil {
+			t.Fatalf("%s: %v", e, err)
+		}
+		row, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#times tbody tr`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(row, "solved ✓") {
+			t.Errorf("%s: row %q", e, row)
+		}
+	}
+	// three steps of the htn-sat plan: three cells filled as the solution has them
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("fwd")), chromedp.Click(chromedp.ID("fwd")), chromedp.Click(chromedp.ID("fwd"))); err != nil {
+		t.Fatal(err)
+	}
+	filled, err := chromedp.Run(ctx, chromedp.Evaluate[[]struct {
+		Cell int    `json:"cell"`
+		Text string `json:"text"`
+	}](`[...document.querySelectorAll("#board .cell.plan")].map(c => ({cell: +c.dataset.cell, text: c.textContent}))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(filled) != 3 {
+		t.Fatalf("%d cells filled after three steps", len(filled))
+	}
+	for _, f := range filled {
+		if f.Text != string(want[f.Cell]) {
+			t.Errorf("cell %d shows %s, the solution has %c", f.Cell, f.Text, want[f.Cell])
+		}
+	}
+	// a hint, then a wrong digit (r1c4 = 1: the solution has 6, column 4 a 1)
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("hint")),
+		wait(`document.querySelectorAll("#hints tbody tr").length > 0`),
+		chromedp.Click(chromedp.CSS(`#board .cell[data-cell="3"]`)),
+		chromedp.KeyEvent("1"),
+		wait(`document.querySelector('#board .cell[data-cell="3"]').classList.contains("wrong")`),
+	); err != nil {
+		t.Fatalf("hint and wrong digit: %v", err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("..", "..", "results", "page.png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
