@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -432,13 +433,38 @@ func conflictsOf(g sudoku.Grid) []int {
 	return out
 }
 
-// parse reads a puzzle in any accepted form and answers its one-line form.
+// parse reads puzzles in any accepted form (a pasted puzzle, or a whole
+// puzzle file the page uploads) and answers their one-line forms: the
+// first as "puzzle", all of them (at most 10,000) as "puzzles".
 func (s *Server) parse(r *http.Request) (any, error) {
-	_, g, err := decode(r)
-	if err != nil {
-		return nil, err
+	var q request
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&q); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, err
+		}
+		return nil, bad("the body is not the JSON object expected: %v", err)
 	}
-	return map[string]any{"puzzle": g.Line(), "size": g.Size()}, nil
+	var lines []string
+	if g, ok := lineGrid(q.Puzzle); ok {
+		lines = []string{g.Line()}
+	} else {
+		ps, errs := sudoku.Read(strings.NewReader(q.Puzzle), "puzzle")
+		for _, p := range ps {
+			if p.Size() <= MaxSize && len(lines) < 10000 {
+				lines = append(lines, p.Line())
+			}
+		}
+		if len(lines) == 0 {
+			if len(errs) > 0 {
+				return nil, bad("%v", errs[0])
+			}
+			return nil, bad("no puzzle (up to %dx%d) in the text", MaxSize, MaxSize)
+		}
+	}
+	return map[string]any{"puzzle": lines[0], "size": int(math.Sqrt(float64(len(lines[0])))), "puzzles": lines}, nil
 }
 
 func (s *Server) hddl(r *http.Request) (any, error) {

@@ -213,3 +213,13 @@ func TestPage(t *testing.T) {
 		}
 	}
 }
+
+// TestParseFile: a whole puzzle file, as the page uploads it.
+func TestParseFile(t *testing.T) {
+	ts := newServer(t, Options{})
+	body, _ := json.Marshal(map[string]string{"puzzle": "# a set\n" + paper + "\n" + strings.Repeat(".", 81) + "\n"})
+	code, out := post(t, ts, "/api/parse", string(body))
+	if code != 200 || len(out["puzzles"].([]any)) != 2 || out["puzzle"] != paper {
+		t.Errorf("%d %v", code, out)
+	}
+}

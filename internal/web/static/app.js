@@ -182,6 +182,15 @@ $("load").onclick = async () => {
   try { const r = await api("/api/parse", { puzzle: $("paste").value }); setPuzzle(r.puzzle); status("loaded"); }
   catch (e) { status(e.message, true); }
 };
+$("file").onchange = async () => {
+  const f = $("file").files[0];
+  if (!f) return;
+  try {
+    const r = await api("/api/parse", { puzzle: await f.text() });
+    const i = Math.min(+$("setIndex").value || 0, r.puzzles.length - 1);
+    setPuzzle(r.puzzles[i]); status(`${f.name}: puzzle ${i} of ${r.puzzles.length} (the number box picks another)`);
+  } catch (e) { status(e.message, true); }
+};
 $("samples").onchange = () => { if ($("samples").value) setPuzzle($("samples").value); };
 $("loadSet").onclick = async () => {
   try { const r = await api(`/api/set?name=${encodeURIComponent($("sets").value)}&index=${$("setIndex").value}`); setPuzzle(r.puzzle); status(`puzzle ${$("setIndex").value} of ${r.count}`); }
