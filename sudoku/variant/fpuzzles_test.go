@@ -52,3 +52,29 @@ func TestReadErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRoundTrip: what WriteFPuzzles writes reads back the same, for
+// every fixture and for the killer/thermometer test puzzle.
+func TestWriteRoundTrip(t *testing.T) {
+	ps := fixtures(t)
+	ps["killer-thermo"] = killerThermo(t)
+	for name, p := range ps {
+		var b strings.Builder
+		if err := WriteFPuzzles(&b, p); err != nil {
+			t.Fatal(err)
+		}
+		q, err := ReadFPuzzles(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var b2 strings.Builder
+		WriteFPuzzles(&b2, q)
+		if b.String() != b2.String() {
+			t.Errorf("%s: the round trip changed the puzzle", name)
+		}
+		if q.Grid.Line() != p.Grid.Line() || len(q.Killers) != len(p.Killers) || len(q.Thermos) != len(p.Thermos) ||
+			len(q.Arrows) != len(p.Arrows) || len(q.XV) != len(p.XV) || q.NegativeXV != p.NegativeXV {
+			t.Errorf("%s: read back differs", name)
+		}
+	}
+}
