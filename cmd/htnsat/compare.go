@@ -12,6 +12,7 @@ import (
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
 	"github.com/htnsat/htnsat/sudoku/csp"
+	"github.com/htnsat/htnsat/sudoku/variant"
 	"github.com/spf13/cobra"
 )
 
@@ -115,14 +116,31 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	if opts.plot != "" && !strings.HasSuffix(opts.plot, ".svg") && !strings.HasSuffix(opts.plot, ".png") {
 		return &usageError{fmt.Errorf("--plot %s: the file must end in .svg or .png", opts.plot)}
 	}
+	// f-puzzles files (.json) are variant puzzles, each run with its rules
 	var puzzles []sudoku.Puzzle
-	if len(opts.files) == 0 {
+	var variants []*variant.Puzzle
+	var plain []string
+	for _, f := range opts.files {
+		if !strings.HasSuffix(f, ".json") {
+			plain = append(plain, f)
+			continue
+		}
+		v, err := variant.ReadFPuzzlesFile(f)
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		variants = append(variants, v)
+	}
+	switch {
+	case len(opts.files) == 0:
 		puzzles = sudoku.Samples()
 		if opts.limit > 0 && len(puzzles) > opts.limit {
 			puzzles = puzzles[:opts.limit]
 		}
-	} else if puzzles, err = readPuzzleFiles(ios, opts.files, opts.limit); err != nil {
-		return withCode(exitFailure, err)
+	case len(plain) > 0:
+		if puzzles, err = readPuzzleFiles(ios, plain, opts.limit); err != nil {
+			return withCode(exitFailure, err)
+		}
 	}
 	eo.Style, eo.Count = style, opts.count
 	if opts.unique && eo.Count < 2 {
@@ -155,12 +173,21 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 			off += ", " + o.what
 		}
 	}
-	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style%s, time limit %s each\n\n", len(puzzles), joinEngines(engines), style, off, opts.timeout)
+	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style%s, time limit %s each\n\n", len(puzzles)+len(variants), joinEngines(engines), style, off, opts.timeout)
 	ratings, err := ratePuzzles(ctx, puzzles, opts.rate, opts.timeout)
 	if err != nil {
 		return failure(plan.WithCause(ctx, err))
 	}
 	runs := compare.Batch(ctx, puzzles, co)
+	for i, v := range variants {
+		vo := co
+		vo.Options.Variant = v
+		name := v.Title
+		if name == "" {
+			name = fmt.Sprintf("variant#%d", i+1)
+		}
+		runs = append(runs, compare.Batch(ctx, []sudoku.Puzzle{{Grid: v.Grid, Name: name}}, vo)...)
+	}
 	if tty {
 		fmt.Fprintf(ios.Err, "\r%60s\r", "")
 	}
