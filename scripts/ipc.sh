@@ -28,9 +28,11 @@ run() {
 	mv "$OUT/$name.md.new" "$OUT/$name.md"
 	date -u +%Y-%m-%d >"$OUT/$name.date"
 	echo "$JOBS" >"$OUT/$name.jobs"
+	git rev-parse --short HEAD >"$OUT/$name.commit" 2>/dev/null || true
 }
 
-# STAGES selects what to run (default: all); the README is rewritten after
+# STAGES selects what to run (default: all; "splice" only rewrites README
+# from the tables in results/); the README is rewritten after
 # each stage from whatever tables exist, so a long run that is cut short
 # still leaves the finished tables in place. sat-cadical runs the SAT
 # engine with CaDiCaL linked (bin/htnsat-cadical, make build-cadical's
@@ -52,7 +54,9 @@ splice() {
 			ipc-sat-cadical) echo "#### SAT engine, CaDiCaL linked (incremental), total-order problems (plans verified)" ;;
 			esac
 			echo
-			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date"), $(cat "$OUT/$name.jobs" 2>/dev/null || echo 2) problems at a time)"
+			at=""
+			[ -s "$OUT/$name.commit" ] && at=" with commit $(cat "$OUT/$name.commit")"
+			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at, $(cat "$OUT/$name.jobs" 2>/dev/null || echo 2) problems at a time)"
 			echo
 			cat "$OUT/$name.md"
 		done
@@ -69,6 +73,9 @@ for stage in $STAGES; do
 	sat-cadical)
 		go build -tags cadical -o bin/htnsat-cadical ./cmd/htnsat
 		run ipc-sat-cadical BIN=bin/htnsat-cadical --stage plan --engine sat --filter total-order
+		;;
+	splice)
+		# only rewrite README from the tables there are
 		;;
 	pandapi)
 		# one problem at a time, as pandaPI's figures were taken

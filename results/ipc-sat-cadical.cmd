@@ -1,0 +1,1 @@
+htnsat-cadical ipc --stage plan --engine sat --filter total-order

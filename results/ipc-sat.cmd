@@ -1,0 +1,1 @@
+htnsat ipc --stage plan --engine sat --filter total-order
