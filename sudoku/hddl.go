@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/htnsat/htnsat/domains"
 	"github.com/htnsat/htnsat/hddl"
@@ -269,13 +270,36 @@ func ProblemText(g Grid, style Style, name string) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// Model parses and checks the domain and the problem for g.
-func Model(g Grid, style Style) (*hddl.Domain, *hddl.Problem, error) {
-	dsrc, dname, err := DomainText(g.Box)
-	if err != nil {
-		return nil, nil, err
+// parsedDomains holds the parsed domain of each box size: the text never
+// changes and a parsed domain is read-only, so a batch of puzzles parses
+// it once.
+var parsedDomains [MaxBox + 1]struct {
+	once sync.Once
+	d    *hddl.Domain
+	err  error
+}
+
+// parsedDomain is the parsed and checked domain for k×k boxes.
+func parsedDomain(k int) (*hddl.Domain, error) {
+	if k < MinBox || k > MaxBox {
+		return nil, fmt.Errorf("box size %d outside %d..%d", k, MinBox, MaxBox)
 	}
-	d, err := hddl.ParseDomain(dname, dsrc)
+	c := &parsedDomains[k]
+	c.once.Do(func() {
+		dsrc, dname, err := DomainText(k)
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.d, c.err = hddl.ParseDomain(dname, dsrc)
+	})
+	return c.d, c.err
+}
+
+// Model parses and checks the problem for g against the domain of its
+// size (parsed once per process and size).
+func Model(g Grid, style Style) (*hddl.Domain, *hddl.Problem, error) {
+	d, err := parsedDomain(g.Box)
 	if err != nil {
 		return nil, nil, err
 	}
