@@ -181,9 +181,9 @@ func (c *cadical) Learnt() int64 {
 	return int64(*c.learnt)
 }
 
-// Close frees the solver. A large one (millions of clauses take CaDiCaL
-// seconds to free) is freed on its own goroutine, so that a search stopped
-// by its context returns at once.
+// Close frees the solver on its own goroutine: millions of clauses take
+// CaDiCaL seconds to free (Barman-BDI pfile20: 0.6 s for 2 GB), and a
+// search stopped by its context must return at once.
 func (c *cadical) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -196,9 +196,5 @@ func (c *cadical) Close() {
 		C.ccadical_release(s)
 		C.free(unsafe.Pointer(learnt))
 	}
-	if c.numVars >= 1<<20 {
-		go release()
-		return
-	}
-	release()
+	go release()
 }

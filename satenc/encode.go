@@ -196,6 +196,12 @@ func (e *Encoding) newVar(kind varKind, v, a int32) Var {
 // a clause with a true literal is dropped, false literals are left out. A
 // unit clause fixes its variable for the clauses that follow.
 func (e *Encoding) add(lits ...Lit) {
+	// a long run of clauses (the frame axioms of a wide layer) looks at
+	// the context too; once it has ended nothing more is added, and the
+	// caller returns its error
+	if e.err != nil || e.Clauses&4095 == 4095 && e.stopped() {
+		return
+	}
 	buf := e.buf[:0]
 	for _, l := range lits {
 		switch k := e.known[l.Var()]; {
