@@ -17,8 +17,9 @@ import (
 
 // TestE2E drives the page in headless Chromium (make e2e): load the
 // paper's puzzle, solve with each engine, step three actions and check the
-// grid, ask for a hint, enter a wrong digit and see it flagged, and save a
-// screenshot to results/page.png.
+// grid, ask for a hint, enter a wrong digit and see it flagged, take it
+// back and play the right one with MAC after each move (candidates shown),
+// and save a screenshot to results/page.png.
 func TestE2E(t *testing.T) {
 	browser := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -103,6 +104,20 @@ func TestE2E(t *testing.T) {
 		wait(`document.querySelector('#board .cell[data-cell="3"]').classList.contains("wrong")`),
 	); err != nil {
 		t.Fatalf("hint and wrong digit: %v", err)
+	}
+	// take it back, and play the right digit with MAC after each move:
+	// the candidates of every blank cell are shown, nothing is flagged
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("undo")),
+		chromedp.SetValue(chromedp.ID("propagate"), "mac"),
+		chromedp.Click(chromedp.CSS(`#board .cell[data-cell="3"]`)),
+		chromedp.KeyEvent("6"),
+		wait(`document.querySelectorAll("#board .cand").length > 0`),
+	); err != nil {
+		t.Fatalf("MAC after a move: %v", err)
+	}
+	if n := count(`#board .cell.wrong`); n != 0 {
+		t.Errorf("%d cells flagged after a right digit", n)
 	}
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {

@@ -72,12 +72,24 @@ function place(i, d) {
   target[i] = d; afterMove(i);
 }
 function afterMove(i) { candidates = null; hinted.clear(); checkConflicts(i); render(); }
+// after each move, as SOLVER's interactive search does: back checking
+// (digits repeated in a unit), then, by the chosen mode, forward checking
+// or maintained arc consistency (candidates shown, a wiped-out domain
+// flagged), or a search for a solution
 async function checkConflicts(i) {
   wrong.clear();
+  const mode = $("propagate").value;
   try {
     const r = await api("/api/count", { puzzle: line(current()), limit: 1 });
-    if (r.conflicts.length) { r.conflicts.forEach((c) => wrong.add(c)); status("the digits in red repeat in a row, column or box", true); }
-    else if (r.solutions === 0 && i >= 0 && current()[i]) { wrong.add(i); status(`${cellName(i)}=${sym(current()[i])} leaves no solution`, true); }
+    if (r.conflicts.length) { r.conflicts.forEach((c) => wrong.add(c)); status("the digits in red repeat in a row, column or box", true); render(); return; }
+    const moved = i >= 0 && current()[i];
+    if (mode === "fc" || mode === "mac") {
+      const h = await api("/api/hint", { puzzle: line(current()), level: mode === "fc" ? "fc" : "ac" });
+      const last = h.levels[h.levels.length - 1];
+      candidates = h.domains; $("candidates").checked = true;
+      if (last.contradiction) { if (moved) wrong.add(i); status(`${mode.toUpperCase()}: ${last.contradiction}`, true); }
+      else status("");
+    } else if (mode === "search" && r.solutions === 0 && moved) { wrong.add(i); status(`${cellName(i)}=${sym(current()[i])} leaves no solution`, true); }
     else status("");
   } catch (e) { status(e.message, true); }
   render();
