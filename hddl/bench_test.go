@@ -85,3 +85,24 @@ func BenchmarkParseIPCAll(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseSudokuProblem measures parsing and checking a 9×9 problem
+// of the unordered style (46 fill tasks with ids and orderings), what
+// every HTN Sudoku solve parses.
+func BenchmarkParseSudokuProblem(b *testing.B) {
+	d, err := ParseDomain("sudoku.hddl", domains.Sudoku)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := os.ReadFile("../testdata/sudoku/paper-unordered.hddl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := ParseProblem("paper-unordered.hddl", src, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,193 @@
+package hddl
+
+import (
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Hand-written productions for the lists that fill problem files: typed
+// parameter groups, subtask lists and ordering lists (a 9×9 Sudoku problem
+// has 46 of each entry; participle's reflection spent 80 % of its parse on
+// them). Each implements participle.Parseable, so the grammar of record is
+// still the struct tags of syntax.go: these methods read exactly what the
+// tags there describe, and errors read "expected X, found Y" as
+// participle's do after convertError.
+
+func isIdent(t *lexer.Token) bool { return t.Type == tokName || t.Type == tokVar }
+
+func nextIdent(lex *lexer.PeekingLexer) *ident {
+	t := lex.Next()
+	return &ident{Pos: t.Pos, Value: t.Value}
+}
+
+// word reports whether t is the name w (case-insensitively, as the
+// grammar's literals match).
+func word(t *lexer.Token, w string) bool {
+	return t.Type == tokName && strings.EqualFold(t.Value, w)
+}
+
+// Parse reads "a b c", "a b - t" or "?x ?y - (either t u)".
+func (g *typedGroup) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if !isIdent(t) {
+		return participle.NextMatch
+	}
+	g.Pos = t.Pos
+	for isIdent(lex.Peek()) {
+		g.Names = append(g.Names, nextIdent(lex))
+	}
+	if lex.Peek().Type != tokDash {
+		return nil
+	}
+	lex.Next()
+	t = lex.Peek()
+	switch {
+	case isIdent(t):
+		g.Type = []*ident{nextIdent(lex)}
+	case t.Type == tokLParen:
+		lex.Next()
+		if e := lex.Peek(); !word(e, "either") {
+			return unexpected(e, "\"either\"")
+		}
+		g.Open = lex.Next().Value
+		for isIdent(lex.Peek()) {
+			g.Alts = append(g.Alts, nextIdent(lex))
+		}
+		if len(g.Alts) == 0 {
+			return unexpected(lex.Peek(), "a name or a variable")
+		}
+		if e := lex.Peek(); e.Type != tokRParen {
+			return unexpected(e, "\")\"")
+		}
+		lex.Next()
+	default:
+		return unexpected(t, "a name or a variable or \"(\"")
+	}
+	return nil
+}
+
+// Parse reads a subtask list: "()", "(and (t1 (task args)) (task args) ...)"
+// or a single "(t1 (task args))" / "(task args)".
+func (l *subtaskList) Parse(lex *lexer.PeekingLexer) error {
+	open := lex.Peek()
+	if open.Type != tokLParen {
+		return participle.NextMatch
+	}
+	l.Pos = open.Pos
+	lex.Next()
+	switch t := lex.Peek(); {
+	case word(t, "and"):
+		lex.Next()
+		l.And = true
+		for lex.Peek().Type == tokLParen {
+			e := &subtaskEntry{Pos: lex.Next().Pos}
+			b, err := readSubtaskBody(lex)
+			if err != nil {
+				return err
+			}
+			e.Body = b
+			if c := lex.Peek(); c.Type != tokRParen {
+				return unexpected(c, "\")\"")
+			}
+			lex.Next()
+			l.Entries = append(l.Entries, e)
+		}
+	case isIdent(t):
+		b, err := readSubtaskBody(lex)
+		if err != nil {
+			return err
+		}
+		l.Single = b
+	}
+	if c := lex.Peek(); c.Type != tokRParen {
+		return unexpected(c, "\")\"")
+	}
+	lex.Next()
+	return nil
+}
+
+// readSubtaskBody reads "t (task args)" or "task args".
+func readSubtaskBody(lex *lexer.PeekingLexer) (*subtaskBody, error) {
+	t := lex.Peek()
+	if !isIdent(t) {
+		return nil, unexpected(t, "a name or a variable")
+	}
+	b := &subtaskBody{Pos: t.Pos, First: nextIdent(lex)}
+	if lex.Peek().Type == tokLParen {
+		lex.Next()
+		n := lex.Peek()
+		if !isIdent(n) {
+			return nil, unexpected(n, "a name or a variable")
+		}
+		c := &call{Pos: n.Pos, Name: nextIdent(lex)}
+		for isIdent(lex.Peek()) {
+			c.Args = append(c.Args, nextIdent(lex))
+		}
+		if e := lex.Peek(); e.Type != tokRParen {
+			return nil, unexpected(e, "\")\"")
+		}
+		lex.Next()
+		b.Call = c
+	}
+	for isIdent(lex.Peek()) {
+		b.Args = append(b.Args, nextIdent(lex))
+	}
+	return b, nil
+}
+
+// Parse reads an ordering list: "()", "(and (< t1 t2) ...)" or a single
+// "(< t1 t2)".
+func (l *orderingList) Parse(lex *lexer.PeekingLexer) error {
+	open := lex.Peek()
+	if open.Type != tokLParen {
+		return participle.NextMatch
+	}
+	l.Pos = open.Pos
+	lex.Next()
+	switch t := lex.Peek(); {
+	case word(t, "and"):
+		lex.Next()
+		l.And = true
+		for lex.Peek().Type == tokLParen {
+			p := &orderPair{Pos: lex.Next().Pos}
+			b, err := readOrderBody(lex)
+			if err != nil {
+				return err
+			}
+			p.Body = b
+			if c := lex.Peek(); c.Type != tokRParen {
+				return unexpected(c, "\")\"")
+			}
+			lex.Next()
+			l.Pairs = append(l.Pairs, p)
+		}
+	case t.Type == tokOp || t.Type == tokName:
+		b, err := readOrderBody(lex)
+		if err != nil {
+			return err
+		}
+		l.Single = b
+	}
+	if c := lex.Peek(); c.Type != tokRParen {
+		return unexpected(c, "\")\"")
+	}
+	lex.Next()
+	return nil
+}
+
+// readOrderBody reads "< t1 t2" (or any name and ids, which the checker
+// judges).
+func readOrderBody(lex *lexer.PeekingLexer) (*orderBody, error) {
+	t := lex.Peek()
+	if !(t.Type == tokName || t.Type == tokOp && (t.Value == "<" || t.Value == ">")) {
+		return nil, unexpected(t, "\"<\" or \">\" or a name")
+	}
+	lex.Next()
+	b := &orderBody{Pos: t.Pos, Op: t.Value}
+	for isIdent(lex.Peek()) {
+		b.IDs = append(b.IDs, nextIdent(lex))
+	}
+	return b, nil
+}
