@@ -73,6 +73,20 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 		line:     body.Pos.Line,
 	}
 	var out formulaList
+	// atoms, names and argument lists come from slabs: a large :init has
+	// most of a problem's atoms, and one allocation each was most of the
+	// parse's
+	var forms []formula
+	var idents []ident
+	var args []*ident
+	var buf []*ident
+	newIdent := func(t *lexer.Token) *ident {
+		if len(idents) == cap(idents) {
+			idents = make([]ident, 0, slab(cap(idents)))
+		}
+		idents = append(idents, ident{Pos: t.Pos, Value: t.Value})
+		return &idents[len(idents)-1]
+	}
 	for {
 		t, err := sc.next()
 		if err != nil {
@@ -85,7 +99,11 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 		default:
 			return nil, unexpected(&t, "\"(\" and a ground atom")
 		}
-		f := &formula{Pos: t.Pos}
+		if len(forms) == cap(forms) {
+			forms = make([]formula, 0, slab(cap(forms)))
+		}
+		forms = append(forms, formula{Pos: t.Pos})
+		f := &forms[len(forms)-1]
 		head, err := sc.next()
 		if err != nil {
 			return nil, err
@@ -93,7 +111,8 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 		if head.Type != tokName && !(head.Type == tokOp && head.Value == "=") {
 			return nil, unexpected(&head, "a predicate name")
 		}
-		f.Pred = &ident{Pos: head.Pos, Value: head.Value}
+		f.Pred = newIdent(&head)
+		buf = buf[:0]
 		for {
 			a, err := sc.next()
 			if err != nil {
@@ -110,11 +129,24 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 				}
 				return nil, unexpected(&a, what)
 			}
-			f.Args = append(f.Args, &ident{Pos: a.Pos, Value: a.Value})
+			buf = append(buf, newIdent(&a))
+		}
+		if len(buf) > 0 {
+			if cap(args)-len(args) < len(buf) {
+				args = make([]*ident, 0, max(slab(cap(args)), len(buf)))
+			}
+			start := len(args)
+			args = append(args, buf...)
+			f.Args = args[start:len(args):len(args)]
 		}
 		out = append(out, f)
 	}
 }
+
+// slab is the size of the next slab after one of n: doubling from 32 to
+// 4096, so that a small :init wastes little and a large one allocates
+// rarely.
+func slab(n int) int { return min(max(2*n, 32), 4096) }
 
 func readFormula(lex *lexer.PeekingLexer, depth int) (*formula, error) {
 	open := lex.Next() // "("
