@@ -10,10 +10,11 @@ import (
 // checker turns a syntax tree into a checked model, collecting every error
 // it finds (the caller reports at most MaxErrors of them).
 type checker struct {
-	errs  ErrorList
-	warns []*Error
-	d     *Domain
-	p     *Problem // nil while checking a domain
+	errs     ErrorList
+	warns    []*Error
+	d        *Domain
+	p        *Problem // nil while checking a domain
+	initArgs []int    // a slab for the arguments of :init atoms
 }
 
 func (c *checker) errorf(pos lexer.Position, format string, args ...any) {

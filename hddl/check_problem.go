@@ -99,7 +99,32 @@ func (c *checker) initAtom(f *formula) {
 		c.errorf(f.Pred.Pos, "unknown predicate %s/%d", f.Pred.Value, len(f.Args))
 		return
 	}
-	terms := c.args(f.Pred.Pos, f.Args, newScope(), c.d.Predicates[i].Params, "predicate "+f.Pred.Value)
+	// the common case, one check and no allocation but the atom's
+	// arguments (from a slab): every argument a known object of the
+	// parameter's type; anything else takes the general path, which
+	// reports what is wrong
+	params := c.d.Predicates[i].Params
+	if len(f.Args) == len(params) {
+		if len(c.initArgs)+len(params) > cap(c.initArgs) {
+			c.initArgs = make([]int, 0, max(1024, len(params)))
+		}
+		start := len(c.initArgs)
+		ok := true
+		for k, id := range f.Args {
+			o, known := p.objIndex[id.Value]
+			if !known || !c.d.IsSubtype(p.Objects[o].Type, params[k].Type) {
+				ok = false
+				break
+			}
+			c.initArgs = append(c.initArgs, o)
+		}
+		if ok {
+			p.Init = append(p.Init, Atom{Pred: i, Pos: posOf(f.Pos), Args: c.initArgs[start:len(c.initArgs):len(c.initArgs)]})
+			return
+		}
+		c.initArgs = c.initArgs[:start]
+	}
+	terms := c.args(f.Pred.Pos, f.Args, newScope(), params, "predicate "+f.Pred.Value)
 	a := Atom{Pred: i, Pos: posOf(f.Pos)}
 	for _, t := range terms {
 		if t.IsVar() || t == badTerm {
@@ -107,7 +132,7 @@ func (c *checker) initAtom(f *formula) {
 		}
 		a.Args = append(a.Args, t.Obj())
 	}
-	if len(a.Args) != len(c.d.Predicates[i].Params) {
+	if len(a.Args) != len(params) {
 		return
 	}
 	p.Init = append(p.Init, a)
