@@ -370,9 +370,9 @@ func (s *Server) hint(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	doms, err := m.Domains(ctx, g, last)
-	if err != nil {
-		return nil, err
+	doms := m.Initial(g)
+	if len(hs) > 0 && hs[len(hs)-1].Domains() != nil {
+		doms = hs[len(hs)-1].Domains()
 	}
 	a := hintAnswer{Levels: hs}
 	for _, d := range doms {

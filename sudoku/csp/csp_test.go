@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/sudoku"
@@ -310,6 +311,24 @@ func TestRateMonotone(t *testing.T) {
 		}
 		if r.Level != weakest || r.Solutions != 1 {
 			t.Errorf("%s: rated %+v, want level %s and one solution", p.Name, r, weakest)
+		}
+	}
+}
+
+// TestCancel: the strong levels on an empty 25×25 grid (minutes of
+// singleton tests) stop soon after their context ends.
+func TestCancel(t *testing.T) {
+	m := NewModel(5)
+	for _, l := range []Level{SACEach, SACAll, SGACEach, SGACAll} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		start := time.Now()
+		_, err := m.Hints(ctx, sudoku.New(5), l)
+		cancel()
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: returned %s after a 100 ms limit", l, d)
+		}
+		if err == nil {
+			t.Logf("%s finished within 100 ms", l)
 		}
 	}
 }

@@ -97,7 +97,12 @@ type LevelHints struct {
 	// Contradiction is set when the level proves the grid has no
 	// solution ("r3c4 has no digit left", "row 2 cannot be completed").
 	Contradiction string `json:"contradiction,omitempty"`
+	state         State
 }
+
+// Domains is the state of the level: the digits left in each cell (for an
+// "each" level, the state it started from).
+func (h LevelHints) Domains() State { return h.state }
 
 // Hints runs the levels from FC up to last on grid g and reports, for
 // each, the blank cells that satisfy each condition. The levels stop at
@@ -107,6 +112,9 @@ func (m *Model) Hints(ctx context.Context, g sudoku.Grid, last Level) ([]LevelHi
 	var out []LevelHints
 	err := m.levels(ctx, g, last, func(l Level, states []State, steps []string, failed string) bool {
 		lh := LevelHints{Level: l, Name: l.String(), Singletons: []Hint{}, Vitals: []Hint{}}
+		if len(states) > 0 {
+			lh.state = states[0]
+		}
 		if failed != "" {
 			lh.Contradiction = failed
 			out = append(out, lh)
@@ -236,7 +244,10 @@ func (m *Model) levels(ctx context.Context, g sudoku.Grid, last Level, visit fun
 				if l == GACEach {
 					ok = m.GACUnit(t, u)
 				} else {
-					ok = m.SGACUnit(t, u)
+					var err error
+					if ok, err = m.SGACUnit(ctx, t, u); err != nil {
+						return err
+					}
 				}
 				if !ok {
 					failed = m.Units[u].Name + " cannot be completed"
@@ -322,22 +333,4 @@ func (m *Model) Rate(ctx context.Context, g sudoku.Grid) (Rating, error) {
 	}
 	r.Level, r.Nodes = "search", res.Nodes
 	return r, nil
-}
-
-// Domains is the state of the levels up to last on grid g (the state of
-// the last "on all" level run, or of the level before an "each" level):
-// what the page shows as candidates. A contradiction leaves the domains
-// where it was found.
-func (m *Model) Domains(ctx context.Context, g sudoku.Grid, last Level) (State, error) {
-	var out State
-	err := m.levels(ctx, g, last, func(l Level, states []State, _ []string, failed string) bool {
-		if len(states) > 0 {
-			out = states[0]
-		}
-		return failed == ""
-	})
-	if out == nil {
-		out = m.Initial(g)
-	}
-	return out, err
 }

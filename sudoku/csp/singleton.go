@@ -38,14 +38,18 @@ func (m *Model) SACCell(s State, c int) bool {
 
 // SGACUnit removes from the cells of one unit the digits that GAC
 // refutes when the cell takes them (s must be generalised arc consistent).
-// It reports false if a domain empties.
-func (m *Model) SGACUnit(s State, u int) bool {
+// It reports false if a domain empties, and stops with ctx's error (a
+// unit of a 25×25 grid is hundreds of GAC propagations).
+func (m *Model) SGACUnit(ctx context.Context, s State, u int) (bool, error) {
 	for _, c := range m.Units[u].Cells {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
 		if _, ok := m.singleton(s, c, m.gacInner); !ok {
-			return false
+			return false, nil
 		}
 	}
-	return true
+	return true, nil
 }
 
 // SAC makes s singleton arc consistent, kept generalised arc consistent
