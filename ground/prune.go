@@ -506,8 +506,13 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 	for i := range factMap {
 		factMap[i] = -1
 	}
+	// the task's many small slices (arguments, fact lists) are cut from
+	// slabs: one allocation per few thousand values instead of one each
+	var facts slab[FactID]
+	var ints slab[int]
+	var buf []FactID
 	mapFacts := func(fs []int32, drop func(int32) bool) []FactID {
-		var out []FactID
+		buf = buf[:0]
 		for _, f := range fs {
 			if f < 0 || drop(f) {
 				continue
@@ -515,9 +520,19 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 			if factMap[f] < 0 {
 				factMap[f] = FactID(len(t.Facts))
 				fa := g.facts[f]
-				t.Facts = append(t.Facts, Fact{Pred: fa.Pred, Args: append([]int(nil), fa.Args...)})
+				t.Facts = append(t.Facts, Fact{Pred: fa.Pred, Args: ints.copy(fa.Args)})
 			}
-			out = append(out, factMap[f])
+			buf = append(buf, factMap[f])
+		}
+		if len(buf) == 0 {
+			return nil
+		}
+		return facts.copy(buf)
+	}
+	argsOf := func(xs []int32) []int {
+		out := ints.take(len(xs))
+		for i, x := range xs {
+			out[i] = int(x)
 		}
 		return out
 	}
@@ -534,7 +549,7 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 		actMap[i] = TaskID(len(t.Actions))
 		t.Actions = append(t.Actions, Action{
 			Schema: a.schema.lifted,
-			Args:   int32sToInts(a.binding[:a.schema.nparams]),
+			Args:   argsOf(a.binding[:a.schema.nparams]),
 			Pre:    mapFacts(a.pre, constTrue),
 			NegPre: mapFacts(a.negPre, constFalse),
 			// adding a fact that is always true, or deleting one that is
@@ -567,7 +582,7 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 	t.Compounds = make([]Compound, nc)
 	for i, gt := range g.gTasks {
 		if c := taskMap[i]; c >= 0 {
-			t.Compounds[c] = Compound{Schema: gt.schema, Args: int32sToInts(gt.args)}
+			t.Compounds[c] = Compound{Schema: gt.schema, Args: argsOf(gt.args)}
 		}
 	}
 	refID := func(r gRef) TaskID {
@@ -591,18 +606,19 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 			NegPre:   mapFacts(gm.negPre, constFalse),
 			Ordering: gm.ordering,
 			Total:    gm.total,
-			Args:     int32sToInts(gm.binding),
 		}
 		switch {
 		case gm.schema != nil:
 			m.Schema = gm.schema.lifted
-			m.Args = int32sToInts(gm.binding[:gm.schema.nparams])
+			m.Args = argsOf(gm.binding[:gm.schema.nparams])
 		case gm.split != nil:
 			// the values of the split variables
-			m.Args = m.Args[:0]
-			for _, v := range gm.split.vars {
-				m.Args = append(m.Args, int(gm.binding[v]))
+			m.Args = ints.take(len(gm.split.vars))
+			for k, v := range gm.split.vars {
+				m.Args[k] = int(gm.binding[v])
 			}
+		default:
+			m.Args = argsOf(gm.binding)
 		}
 		for _, r := range gm.subtasks {
 			m.Subtasks = append(m.Subtasks, refID(r))

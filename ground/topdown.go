@@ -453,3 +453,29 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 	}
 	return gRef{idx: choice}, nil
 }
+
+// slab hands out slices cut from larger blocks, for the many small
+// slices of a ground task; each is capped, so that an append to one
+// never writes into the next.
+type slab[T any] struct{ buf []T }
+
+// take returns a slice of n zero values (empty, not nil, for n = 0).
+func (s *slab[T]) take(n int) []T {
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = make([]T, 0, max(4096, n))
+	}
+	start := len(s.buf)
+	s.buf = s.buf[:start+n]
+	return s.buf[start : start+n : start+n]
+}
+
+// copy returns a slab copy of xs (nil for an empty xs, as append to a nil
+// slice gives).
+func (s *slab[T]) copy(xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := s.take(len(xs))
+	copy(out, xs)
+	return out
+}
