@@ -158,6 +158,11 @@ func (a *groupAnalysis) mutualExclusions() map[[2]int]int {
 	index := map[TaskID]int{}
 	var choiceMethods []MethodID
 	for i, id := range a.tasks {
+		if i&63 == 0 {
+			if a.err = a.ctx.Err(); a.err != nil {
+				return nil
+			}
+		}
 		index[id] = i
 		for _, m := range t.Compound(id).Methods {
 			a.methAdds[m], a.methNegs[m] = a.method(m)
@@ -173,7 +178,8 @@ func (a *groupAnalysis) mutualExclusions() map[[2]int]int {
 	mutual := map[[2]int]int{}
 	done := make([]MethodID, len(t.Methods)) // done[m2] == m1+1: pair checked
 	for k, m1 := range choiceMethods {
-		if k&255 == 0 {
+		// a method of a 36x36 grid meets hundreds of others
+		if k&15 == 0 {
 			if a.err = a.ctx.Err(); a.err != nil {
 				return nil
 			}
