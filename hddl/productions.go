@@ -68,44 +68,53 @@ func (g *typedGroup) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse reads a subtask list: "()", "(and (t1 (task args)) (task args) ...)"
-// or a single "(t1 (task args))" / "(task args)".
-func (l *subtaskList) Parse(lex *lexer.PeekingLexer) error {
-	open := lex.Peek()
-	if open.Type != tokLParen {
+// readAndList reads the shape subtask and ordering lists share:
+// "(" ( "and" ( "(" entry ")" )* | single )? ")". entry reads what is
+// inside one pair of parentheses; starts tells whether a token can begin
+// a single entry without "and". It returns participle.NextMatch, consuming
+// nothing, when the next token is not "(".
+func readAndList(lex *lexer.PeekingLexer, and *bool, entry func(open lexer.Position) error, starts func(*lexer.Token) bool, single func() error) error {
+	if lex.Peek().Type != tokLParen {
 		return participle.NextMatch
 	}
-	l.Pos = open.Pos
 	lex.Next()
 	switch t := lex.Peek(); {
 	case word(t, "and"):
 		lex.Next()
-		l.And = true
+		*and = true
 		for lex.Peek().Type == tokLParen {
-			e := &subtaskEntry{Pos: lex.Next().Pos}
-			b, err := readSubtaskBody(lex)
-			if err != nil {
+			if err := entry(lex.Next().Pos); err != nil {
 				return err
 			}
-			e.Body = b
 			if c := lex.Peek(); c.Type != tokRParen {
 				return unexpected(c, "\")\"")
 			}
 			lex.Next()
-			l.Entries = append(l.Entries, e)
 		}
-	case isIdent(t):
-		b, err := readSubtaskBody(lex)
-		if err != nil {
+	case starts(t):
+		if err := single(); err != nil {
 			return err
 		}
-		l.Single = b
 	}
 	if c := lex.Peek(); c.Type != tokRParen {
 		return unexpected(c, "\")\"")
 	}
 	lex.Next()
 	return nil
+}
+
+// Parse reads a subtask list: "()", "(and (t1 (task args)) (task args) ...)"
+// or a single "(t1 (task args))" / "(task args)".
+func (l *subtaskList) Parse(lex *lexer.PeekingLexer) error {
+	l.Pos = lex.Peek().Pos
+	return readAndList(lex, &l.And, func(open lexer.Position) error {
+		b, err := readSubtaskBody(lex)
+		l.Entries = append(l.Entries, &subtaskEntry{Pos: open, Body: b})
+		return err
+	}, isIdent, func() (err error) {
+		l.Single, err = readSubtaskBody(lex)
+		return err
+	})
 }
 
 // readSubtaskBody reads "t (task args)" or "task args".
@@ -140,41 +149,15 @@ func readSubtaskBody(lex *lexer.PeekingLexer) (*subtaskBody, error) {
 // Parse reads an ordering list: "()", "(and (< t1 t2) ...)" or a single
 // "(< t1 t2)".
 func (l *orderingList) Parse(lex *lexer.PeekingLexer) error {
-	open := lex.Peek()
-	if open.Type != tokLParen {
-		return participle.NextMatch
-	}
-	l.Pos = open.Pos
-	lex.Next()
-	switch t := lex.Peek(); {
-	case word(t, "and"):
-		lex.Next()
-		l.And = true
-		for lex.Peek().Type == tokLParen {
-			p := &orderPair{Pos: lex.Next().Pos}
-			b, err := readOrderBody(lex)
-			if err != nil {
-				return err
-			}
-			p.Body = b
-			if c := lex.Peek(); c.Type != tokRParen {
-				return unexpected(c, "\")\"")
-			}
-			lex.Next()
-			l.Pairs = append(l.Pairs, p)
-		}
-	case t.Type == tokOp || t.Type == tokName:
+	l.Pos = lex.Peek().Pos
+	return readAndList(lex, &l.And, func(open lexer.Position) error {
 		b, err := readOrderBody(lex)
-		if err != nil {
-			return err
-		}
-		l.Single = b
-	}
-	if c := lex.Peek(); c.Type != tokRParen {
-		return unexpected(c, "\")\"")
-	}
-	lex.Next()
-	return nil
+		l.Pairs = append(l.Pairs, &orderPair{Pos: open, Body: b})
+		return err
+	}, func(t *lexer.Token) bool { return t.Type == tokOp || t.Type == tokName }, func() (err error) {
+		l.Single, err = readOrderBody(lex)
+		return err
+	})
 }
 
 // readOrderBody reads "< t1 t2" (or any name and ids, which the checker

@@ -3,6 +3,7 @@ package plan
 import (
 	"bufio"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 )
@@ -242,7 +243,7 @@ func WriteTreeSVG(w io.Writer, t *TreeNode) error {
 		}
 		fmt.Fprintf(b, `<g class="%s"><rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="%d" fill="%s" stroke="%s"/>`, class, p.x-p.w/2, p.y, p.w, p.h, rx, fill, stroke)
 		for i, l := range p.n.lines() {
-			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, p.x, p.y+lineH*float64(i+1), escapeXML(l))
+			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, p.x, p.y+lineH*float64(i+1), html.EscapeString(l))
 		}
 		b.WriteString("</g>\n")
 		for _, k := range p.kids {
@@ -252,8 +253,4 @@ func WriteTreeSVG(w io.Writer, t *TreeNode) error {
 	draw(top)
 	b.WriteString("</svg>\n")
 	return b.Flush()
-}
-
-func escapeXML(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
 }

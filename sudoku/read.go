@@ -400,6 +400,20 @@ func (rd *reader) flushRows() {
 	rd.add(Grid{Box: k, Cells: cells}, nil, start, nil, -1)
 }
 
+// ParseLine reads the one-line form of a grid (16, 81, 256, 625 or 1296
+// cell symbols, as Grid.Line writes them) without checking its digits
+// against each other: a player's grid may repeat one, which the caller
+// reports in its own way.
+func ParseLine(s string) (Grid, error) {
+	s = strings.TrimSpace(s)
+	for k := MinBox; k <= MaxBox; k++ {
+		if len(s) == k*k*k*k {
+			return decodeGrid(s, k)
+		}
+	}
+	return Grid{}, fmt.Errorf("a one-line grid has 16, 81, 256, 625 or 1296 cells, not %d", len(s))
+}
+
 // decodeGrid reads a one-line puzzle of (k*k)² cells.
 func decodeGrid(s string, k int) (Grid, error) {
 	digits, err := decodeCells(s, k*k)

@@ -3,8 +3,8 @@ package sudoku
 import (
 	"bufio"
 	"fmt"
+	"html"
 	"io"
-	"strings"
 )
 
 // Picture is a grid to draw: the puzzle (its givens are drawn in black)
@@ -65,7 +65,7 @@ func drawGrid(b *bufio.Writer, p Picture, x0, y0, cell int) {
 	n, k := g.Size(), g.Box
 	side := cell * n
 	if p.Title != "" {
-		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="14">%s</text>`+"\n", x0, y0-8, escapeXML(p.Title))
+		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="14">%s</text>`+"\n", x0, y0-8, html.EscapeString(p.Title))
 	}
 	fmt.Fprintf(b, `<g class="grid" transform="translate(%d,%d)">`+"\n", x0, y0)
 	for i := 0; i <= n; i++ {
@@ -98,8 +98,4 @@ func drawGrid(b *bufio.Writer, p Picture, x0, y0, cell int) {
 		}
 	}
 	b.WriteString("</g>\n")
-}
-
-func escapeXML(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
 }

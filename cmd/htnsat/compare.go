@@ -142,12 +142,9 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 			return withCode(exitFailure, err)
 		}
 	}
-	eo.Style, eo.Count = style, opts.count
-	if opts.unique && eo.Count < 2 {
-		eo.Count = 2
-	}
-	if eo.Count < 0 {
-		return &usageError{fmt.Errorf("--count %d: must be 0 (no count) or more", eo.Count)}
+	eo.Style = style
+	if eo.Count, err = countOption(opts.count, opts.unique); err != nil {
+		return err
 	}
 	co := compare.BatchOptions{Options: eo, Engines: engines, Timeout: opts.timeout, Jobs: opts.jobs}
 	tty := isTerminal(ios.Err)

@@ -202,12 +202,9 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	if err != nil {
 		return err
 	}
-	eo.Style, eo.Count = style, opts.count
-	if opts.unique && eo.Count < 2 {
-		eo.Count = 2
-	}
-	if eo.Count < 0 {
-		return &usageError{fmt.Errorf("--count %d: must be 0 (no count) or more", eo.Count)}
+	eo.Style = style
+	if eo.Count, err = countOption(opts.count, opts.unique); err != nil {
+		return err
 	}
 	var all []compare.Run
 	var pics []sudoku.Picture

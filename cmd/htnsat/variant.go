@@ -32,8 +32,8 @@ direct-sat count the solutions up to N; --mzn and --xcsp write the same
 instance as MiniZinc (seed 004's language) and XCSP3.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if count < 0 {
-				return &usageError{fmt.Errorf("--count %d: must be 0 or more", count)}
+			if _, err := countOption(count, false); err != nil {
+				return err
 			}
 			es, err := compare.ParseEngines(engines)
 			if err != nil {
@@ -119,6 +119,18 @@ instance as MiniZinc (seed 004's language) and XCSP3.`,
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time limit per engine")
 	ef.register(f)
 	return cmd
+}
+
+// countOption is the solution count --count and --unique ask for (0: no
+// count; --unique is --count 2).
+func countOption(count int, unique bool) (int, error) {
+	if count < 0 {
+		return 0, &usageError{fmt.Errorf("--count %d: must be 0 (no count) or more", count)}
+	}
+	if unique && count < 2 {
+		count = 2
+	}
+	return count, nil
 }
 
 // runsExit is the exit of a set of runs: 3 if one ran out of time, 1 if

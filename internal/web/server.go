@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -172,18 +171,30 @@ type request struct {
 	Kind   string `json:"kind"`
 }
 
-func decode(r *http.Request) (request, sudoku.Grid, error) {
+// readRequest reads the JSON body of a POST endpoint.
+func readRequest(r *http.Request) (request, error) {
 	var q request
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&q); err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
-			return q, sudoku.Grid{}, err
+			return q, err
 		}
-		return q, sudoku.Grid{}, bad("the body is not the JSON object expected: %v", err)
+		return q, bad("the body is not the JSON object expected: %v", err)
 	}
-	if g, ok := lineGrid(q.Puzzle); ok {
+	return q, nil
+}
+
+// decode reads the request and its one puzzle: the one-line form the page
+// sends (not checked for repeated digits: a player's grid may have them,
+// which /api/count reports), or any form the reader accepts.
+func decode(r *http.Request) (request, sudoku.Grid, error) {
+	q, err := readRequest(r)
+	if err != nil {
+		return q, sudoku.Grid{}, err
+	}
+	if g, err := sudoku.ParseLine(q.Puzzle); err == nil && g.Size() <= MaxSize {
 		return q, g, nil
 	}
 	ps, errs := sudoku.Read(strings.NewReader(q.Puzzle), "puzzle")
@@ -198,41 +209,6 @@ func decode(r *http.Request) (request, sudoku.Grid, error) {
 	}
 	return q, ps[0].Grid, nil
 }
-
-// lineGrid reads the one-line form the page sends (".", "0" or a digit
-// symbol per cell, n = 4, 9, 16 or 25) without the reader's conflict
-// check: a player's grid may repeat a digit, which /api/count reports.
-func lineGrid(s string) (sudoku.Grid, bool) {
-	s = strings.TrimSpace(s)
-	for k := sudoku.MinBox; k*k <= MaxSize; k++ {
-		n := k * k
-		if len(s) != n*n {
-			continue
-		}
-		g := sudoku.New(k)
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if c == '.' || c == '0' {
-				continue
-			}
-			var d int
-			if 'a' <= c && c <= 'z' {
-				d = strings.IndexByte(symbols, c-'a'+'A') + 1
-			} else {
-				d = strings.IndexByte(symbols, c) + 1
-			}
-			if d < 1 || d > n {
-				return sudoku.Grid{}, false
-			}
-			g.Cells[i] = d
-		}
-		return g, true
-	}
-	return sudoku.Grid{}, false
-}
-
-// symbols are the digits of the one-line form (sudoku.Symbol).
-const symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // limited takes a solving slot (503 when all are busy) and returns the
 // request's context under the solve time limit, and the function that
@@ -437,18 +413,12 @@ func conflictsOf(g sudoku.Grid) []int {
 // puzzle file the page uploads) and answers their one-line forms: the
 // first as "puzzle", all of them (at most 10,000) as "puzzles".
 func (s *Server) parse(r *http.Request) (any, error) {
-	var q request
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&q); err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return nil, err
-		}
-		return nil, bad("the body is not the JSON object expected: %v", err)
+	q, err := readRequest(r)
+	if err != nil {
+		return nil, err
 	}
 	var lines []string
-	if g, ok := lineGrid(q.Puzzle); ok {
+	if g, err := sudoku.ParseLine(q.Puzzle); err == nil && g.Size() <= MaxSize {
 		lines = []string{g.Line()}
 	} else {
 		ps, errs := sudoku.Read(strings.NewReader(q.Puzzle), "puzzle")
@@ -464,7 +434,8 @@ func (s *Server) parse(r *http.Request) (any, error) {
 			return nil, bad("no puzzle (up to %dx%d) in the text", MaxSize, MaxSize)
 		}
 	}
-	return map[string]any{"puzzle": lines[0], "size": int(math.Sqrt(float64(len(lines[0])))), "puzzles": lines}, nil
+	g, _ := sudoku.ParseLine(lines[0])
+	return map[string]any{"puzzle": lines[0], "size": g.Size(), "puzzles": lines}, nil
 }
 
 func (s *Server) hddl(r *http.Request) (any, error) {

@@ -167,11 +167,7 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 	for i := 0; i <= k; i++ {
 		gs := vars("g", i)
 		pr("  (:method m-fill-cell-%d\n", i)
-		pr("    :parameters (?b - box ?c - col ?r - row ?d - digit")
-		if i > 0 {
-			pr(" %s - region", gs)
-		}
-		pr(")\n")
+		pr("    :parameters (%s)\n", fillParams(gs))
 		pr("    :task (fill-cell ?b ?c ?r ?d)\n")
 		pr("    :precondition (and (not (filled ?c ?r)) (regions-%d ?c ?r%s)", i, prefixSpace(gs))
 		for j := 1; j <= i; j++ {
@@ -210,11 +206,7 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 	for i := 0; i <= k; i++ {
 		gs := vars("g", i)
 		pr("  (:action FILL-CELL-%d\n", i)
-		pr("    :parameters (?b - box ?c - col ?r - row ?d - digit")
-		if i > 0 {
-			pr(" %s - region", gs)
-		}
-		pr(")\n")
+		pr("    :parameters (%s)\n", fillParams(gs))
 		pr("    :precondition (and (cell-at-box ?b ?c ?r))\n")
 		pr("    :effect (and (digit-at ?d ?c ?r) (digit-at-box ?d ?b) (filled ?c ?r)")
 		for j := 1; j <= i; j++ {
@@ -224,6 +216,15 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 	}
 	pr(")\n")
 	return b.Flush()
+}
+
+// fillParams is the parameter list of m-fill-cell-k and FILL-CELL-k: the
+// paper's four, then the regions gs.
+func fillParams(gs string) string {
+	if gs == "" {
+		return "?b - box ?c - col ?r - row ?d - digit"
+	}
+	return "?b - box ?c - col ?r - row ?d - digit " + gs + " - region"
 }
 
 func prefixSpace(s string) string {
