@@ -25,8 +25,11 @@ const (
 )
 
 type netNode struct {
-	kind  uint8
-	id    int32 // TaskID, or search method for a check
+	kind uint8
+	id   int32 // TaskID, or search method for a check
+	// task is the TaskID the node was made for (-1 for a check): a
+	// compound task decomposed ahead turns into its method's check
+	task  int32
 	preds int32 // predecessors not yet done
 	// batch is the index of the first node its decomposition created (0
 	// for the initial network): nodes of a later decomposition have a
@@ -44,6 +47,11 @@ type step struct {
 	method int32 // -1 unless a decomposition
 	first  int32
 	count  int32
+	// ahead marks a decomposition of a task that still waited for
+	// predecessors (see decomposeAhead); succ are then its successors
+	// before
+	ahead bool
+	succ  []int32
 	// undo data
 	changed []ground.FactID // facts that flipped (primitive only)
 	trail   int             // length of the liveness trail before the step
@@ -89,7 +97,11 @@ type dfs struct {
 	// the task with the fewest live methods per weight (dom/wdeg in CSP
 	// terms). The weights are kept across restarts.
 	weight []int64
-	hooks  dfsHooks
+	// ahead lets the search decompose a compound task before its
+	// predecessors are done (decomposeAhead) when it is more constrained
+	// than those it could decompose now
+	ahead bool
+	hooks dfsHooks
 }
 
 // dfsHooks, set by tests, see every search node, every undone step and
@@ -186,6 +198,7 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	if v.recursive {
 		s.visited = map[string]struct{}{}
 	}
+	s.ahead = !opt.NoLookahead && !opt.NoMRV && !opt.CompletePO && v.total && !v.recursive && slices.Contains(v.settled, true)
 	if !opt.NoMRV && !opt.NoConflicts {
 		s.weight = make([]int64, len(t.Compounds))
 		if s.groups != nil {
@@ -201,7 +214,11 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 
 func (s *dfs) addNode(kind uint8, id int32) int32 {
 	n := int32(len(s.nodes))
-	s.nodes = append(s.nodes, netNode{kind: kind, id: id, alive: true})
+	task := id
+	if kind == nodeCheck {
+		task = -1
+	}
+	s.nodes = append(s.nodes, netNode{kind: kind, id: id, task: task, alive: true})
 	s.front.Grow(len(s.nodes))
 	s.toFront(n)
 	if kind == nodeTask {
@@ -254,6 +271,23 @@ func (s *dfs) restoreNode(n int32) {
 			s.deadEnd++
 		}
 	}
+}
+
+// conflict weighs compound node n's task for a dead end it caused.
+func (s *dfs) conflict(n int32) {
+	if s.weight != nil {
+		s.weight[int(s.nodes[n].id)-s.v.nA]++
+	}
+}
+
+// live is the number of methods of compound task ci (TaskID-nA) that can
+// still lead to a plan: alive, and binding no value of a choice group
+// that another task takes.
+func (s *dfs) live(ci int) int32 {
+	if s.groups != nil {
+		return s.count[ci] - s.groups.liveTaken[ci]
+	}
+	return s.count[ci]
 }
 
 func (s *dfs) taskDead(id ground.TaskID) bool {
@@ -389,9 +423,24 @@ func (s *dfs) decompose(n int32, m int32) {
 	if len(sm.Pre)+len(sm.NegPre) > 0 {
 		check = s.addNode(nodeCheck, m)
 	}
+	base := s.addSubtasks(sm, first, succ)
+	if check >= 0 {
+		s.precede(check, base, succ, int32(len(sm.Subtasks)))
+	}
+	for _, x := range succ {
+		s.decPreds(x)
+	}
+	st.first, st.count = first, int32(len(s.nodes))-first
+	s.path = append(s.path, st)
+}
+
+// addSubtasks adds the subtasks of sm as new nodes of the given batch,
+// with the method's order among them, and puts those that precede no
+// other subtask before the nodes succ. It returns the first new node.
+func (s *dfs) addSubtasks(sm *ground.Method, batch int32, succ []int32) int32 {
 	base := int32(len(s.nodes))
 	for _, t := range sm.Subtasks {
-		s.nodes[s.addNode(nodeTask, int32(t))].batch = first
+		s.nodes[s.addNode(nodeTask, int32(t))].batch = batch
 	}
 	k := int32(len(sm.Subtasks))
 	hasSucc := make([]bool, k)
@@ -399,19 +448,6 @@ func (s *dfs) decompose(n int32, m int32) {
 		s.nodes[base+o.Before].succ = append(s.nodes[base+o.Before].succ, base+o.After)
 		s.incPreds(base + o.After)
 		hasSucc[o.Before] = true
-	}
-	if check >= 0 {
-		for i := int32(0); i < k; i++ {
-			s.nodes[check].succ = append(s.nodes[check].succ, base+i)
-			s.incPreds(base + i)
-		}
-		if k == 0 {
-			// an empty method: the check takes the task's place
-			s.nodes[check].succ = append(s.nodes[check].succ, succ...)
-			for _, x := range succ {
-				s.incPreds(x)
-			}
-		}
 	}
 	for i := int32(0); i < k; i++ {
 		if !hasSucc[i] {
@@ -421,11 +457,96 @@ func (s *dfs) decompose(n int32, m int32) {
 			}
 		}
 	}
+	return base
+}
+
+// precede puts check node c before the k subtasks from base, or, for a
+// method without subtasks, in their place before succ.
+func (s *dfs) precede(c, base int32, succ []int32, k int32) {
+	for i := int32(0); i < k; i++ {
+		s.nodes[c].succ = append(s.nodes[c].succ, base+i)
+		s.incPreds(base + i)
+	}
+	if k == 0 {
+		s.nodes[c].succ = append(s.nodes[c].succ, succ...)
+		for _, x := range succ {
+			s.incPreds(x)
+		}
+	}
+}
+
+// decomposeAhead decomposes compound node n, which still waits for
+// predecessors, by search method m. Node n turns into m's check, keeping
+// its place in the order, and m's subtasks follow it: the method's
+// precondition is still checked where its first subtask will run, so the
+// plans are those of decomposing n when its turn comes, and the choice
+// can be made where it is most constrained (a task ahead with one live
+// method left, or a choice group's value it alone can take).
+func (s *dfs) decomposeAhead(n int32, m int32) {
+	sm := &s.v.meths[m]
+	nd := &s.nodes[n]
+	st := step{node: n, method: m, ahead: true, succ: nd.succ, trail: len(s.trail), nodes: len(s.nodes)}
+	if s.groups != nil {
+		s.groups.decide(s, m, true)
+	}
+	succ := nd.succ
+	s.removeNode(n)
+	nd.kind, nd.id, nd.succ = nodeCheck, m, nil
+	s.restoreNode(n)
+	first := s.addSubtasks(sm, int32(len(s.nodes)), succ)
+	s.precede(n, first, succ, int32(len(sm.Subtasks)))
 	for _, x := range succ {
 		s.decPreds(x)
 	}
-	st.first, st.count = first, int32(len(s.nodes))-first
+	st.first, st.count = first, int32(len(sm.Subtasks))
 	s.path = append(s.path, st)
+}
+
+// decomposeNode decomposes compound node n by search method m, ahead if
+// n still waits for predecessors.
+func (s *dfs) decomposeNode(n, m int32) {
+	if s.nodes[n].preds > 0 {
+		s.decomposeAhead(n, m)
+		return
+	}
+	s.decompose(n, m)
+}
+
+// aheadChoice returns the settled (see view.settled) compound task node
+// still waiting for predecessors with the fewest live methods per weight (the earliest
+// among equals, or one at random after a restart), its count and weight,
+// or -1; a node with no live method is returned at once.
+func (s *dfs) aheadChoice() (int32, int32, int64) {
+	best, bestN, bestW, ties := int32(-1), int32(0), int64(1), 0
+	for i := range s.nodes {
+		nd := &s.nodes[i]
+		if !nd.alive || nd.preds == 0 || nd.kind != nodeTask || int(nd.id) < s.v.nA || !s.v.settled[int(nd.id)-s.v.nA] {
+			continue
+		}
+		ci := int(nd.id) - s.v.nA
+		c := s.live(ci)
+		if c == 0 {
+			return int32(i), 0, 1
+		}
+		w := int64(1)
+		switch {
+		case c <= 1:
+			w = 1 << 40
+		case s.weight != nil:
+			w += s.weight[ci]
+		}
+		lhs, rhs := int64(c)*bestW, int64(bestN)*w
+		switch {
+		case best < 0, lhs < rhs:
+			best, bestN, bestW, ties = int32(i), c, w, 1
+		case lhs == rhs && s.rng != nil:
+			ties++
+			if s.rng.IntN(ties) == 0 {
+				best = int32(i)
+			}
+		}
+	}
+	return best, bestN, bestW
 }
 
 // undo reverts the last step.
@@ -462,8 +583,21 @@ func (s *dfs) undo() {
 	}
 	s.nodes = s.nodes[:st.first]
 	s.front.Truncate(int(st.first))
-	for _, x := range nd.succ {
-		s.incPreds(x)
+	nd = &s.nodes[n]
+	if st.ahead {
+		// n turns back into its task; its edges to its successors were
+		// handed to the subtasks, unless there were none
+		s.removeNode(n)
+		nd.kind, nd.id, nd.succ = nodeTask, nd.task, st.succ
+		if st.count > 0 {
+			for _, x := range nd.succ {
+				s.incPreds(x)
+			}
+		}
+	} else {
+		for _, x := range nd.succ {
+			s.incPreds(x)
+		}
 	}
 	s.restoreNode(n)
 	s.undoTrail(st.trail)
@@ -569,7 +703,12 @@ func (s *dfs) search() (bool, error) {
 			// (the earliest among equals), else the one added last (or one
 			// of them at random after a restart)
 			ci := int(nd.id) - s.v.nA
-			c := s.count[ci]
+			c := s.live(ci)
+			if c == 0 {
+				s.conflict(n)
+				s.stats.DeadEnds++
+				return false, nil
+			}
 			w := int64(1)
 			switch {
 			case c <= 1:
@@ -631,12 +770,28 @@ func (s *dfs) search() (bool, error) {
 		// a value only one task of a group can still take: no choice
 		if n, m, ok := s.groups.forcedMove(s); ok {
 			s.stats.Forced++
-			s.decompose(n, m)
+			s.decomposeNode(n, m)
 			if ok, err := s.search(); ok || err != nil {
 				return ok, err
 			}
 			s.undo()
 			return false, nil
+		}
+	}
+	if s.ahead && (bestN > 1 || s.groups != nil) {
+		// a task further on with fewer live methods (per weight) is the
+		// more constrained choice; one with none is a dead end (with
+		// choice groups a task's live methods can run out without a
+		// fact changing)
+		n, c, w := s.aheadChoice()
+		if n >= 0 && c == 0 {
+			s.conflict(n)
+			s.stats.DeadEnds++
+			return false, nil
+		}
+		if n >= 0 && int64(c)*bestW < int64(bestN)*w {
+			best = n
+			s.stats.Ahead++
 		}
 	}
 	c := int(s.nodes[best].id) - s.v.nA
@@ -650,7 +805,7 @@ func (s *dfs) search() (bool, error) {
 		if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
 			continue
 		}
-		s.decompose(best, m)
+		s.decomposeNode(best, m)
 		if ok, err := s.search(); ok || err != nil {
 			return ok, err
 		}

@@ -19,7 +19,13 @@ type groupState struct {
 	forced    sets.Index[int32] // pairs with one taker
 	decided   []bool            // per TaskID
 	node      []int32           // per TaskID: a choice task's network node, or -1
-	onZero    func(p int32)     // called when a pair loses its last taker
+	// takenBy counts, per method, the values it binds that a decided
+	// task already takes (see taken); liveTaken counts, per compound
+	// task (TaskID-nA), its live methods with such a value: the task has
+	// count-liveTaken methods left that can lead to a plan
+	takenBy   []int32
+	liveTaken []int32
+	onZero    func(p int32) // called when a pair loses its last taker
 }
 
 // newGroupState sets the counters from the methods alive at the start.
@@ -27,7 +33,8 @@ type groupState struct {
 // in a totally ordered initial network, or for atomic groups in eager mode.
 func newGroupState(s *dfs, groups []ground.ChoiceGroup) *groupState {
 	t := s.v.t
-	gs := &groupState{methPairs: make([][]int32, len(s.v.meths)), decided: make([]bool, t.NumTasks()), node: make([]int32, t.NumTasks())}
+	gs := &groupState{methPairs: make([][]int32, len(s.v.meths)), decided: make([]bool, t.NumTasks()), node: make([]int32, t.NumTasks()),
+		takenBy: make([]int32, len(s.v.meths)), liveTaken: make([]int32, len(t.Compounds))}
 	for i := range gs.node {
 		gs.node[i] = -1
 	}
@@ -107,7 +114,7 @@ func (gs *groupState) inc(p int32) {
 	}
 }
 
-func (gs *groupState) setUsed(p int32, on bool) {
+func (gs *groupState) setUsed(s *dfs, p int32, on bool) {
 	if on {
 		gs.used[p]++
 		if gs.used[p] > 1 {
@@ -119,7 +126,11 @@ func (gs *groupState) setUsed(p int32, on bool) {
 		case 1:
 			gs.removeForced(p)
 		}
+		gs.markTaken(s, p, 1)
 		return
+	}
+	if gs.used[p] == 1 {
+		gs.markTaken(s, p, -1) // while p is used, so that its count alone changes
 	}
 	gs.used[p]--
 	if gs.used[p] > 0 {
@@ -133,19 +144,46 @@ func (gs *groupState) setUsed(p int32, on bool) {
 	}
 }
 
-// taken reports whether a method binds a value that a decided task of one
-// of its groups already takes: it can only lead to a dead end.
-func (gs *groupState) taken(m int32) bool {
-	for _, p := range gs.methPairs[m] {
-		if gs.used[p] > 0 {
-			return true
+// markTaken follows pair p, just taken (d=1) or freed (d=-1), into the
+// methods binding it: a taken method leaves the counters of its pairs as
+// a dead one does (so a value whose takers are all taken elsewhere is a
+// dead end, and one left to a single task forces it), and its task's
+// liveTaken counts it.
+func (gs *groupState) markTaken(s *dfs, p int32, d int32) {
+	for _, m := range gs.pairMeths[p] {
+		gs.takenBy[m] += d
+		if d > 0 && gs.takenBy[m] != 1 || d < 0 && gs.takenBy[m] != 0 || s.methDead[m] {
+			continue
+		}
+		task := s.v.meths[m].Task
+		gs.liveTaken[int(task)-s.v.nA] += d
+		if gs.decided[task] {
+			continue
+		}
+		for _, q := range gs.methPairs[m] {
+			if d > 0 {
+				gs.dec(q)
+			} else {
+				gs.inc(q)
+			}
 		}
 	}
-	return false
 }
+
+// taken reports whether a method binds a value that a decided task of one
+// of its groups already takes: it can only lead to a dead end.
+func (gs *groupState) taken(m int32) bool { return gs.takenBy[m] > 0 }
+
+// counted reports whether live method m of an undecided task is in the
+// counters of its pairs: it is unless taken.
+func (gs *groupState) counted(m int32) bool { return gs.takenBy[m] == 0 }
 
 // killed and revived follow the liveness of a method.
 func (gs *groupState) killed(s *dfs, m int32) {
+	if !gs.counted(m) {
+		gs.liveTaken[int(s.v.meths[m].Task)-s.v.nA]--
+		return
+	}
 	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].Task] {
 		for _, p := range ps {
 			gs.dec(p)
@@ -154,6 +192,10 @@ func (gs *groupState) killed(s *dfs, m int32) {
 }
 
 func (gs *groupState) revived(s *dfs, m int32) {
+	if !gs.counted(m) {
+		gs.liveTaken[int(s.v.meths[m].Task)-s.v.nA]++
+		return
+	}
 	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].Task] {
 		for _, p := range ps {
 			gs.inc(p)
@@ -161,7 +203,9 @@ func (gs *groupState) revived(s *dfs, m int32) {
 	}
 }
 
-// decide records that a choice task takes method m (on=true), or undoes it.
+// decide records that a choice task takes method m (on=true), or undoes
+// it. The counters keep, for each pair, the live methods of undecided
+// tasks that bind it and are not taken.
 func (gs *groupState) decide(s *dfs, m int32, on bool) {
 	task := s.v.meths[m].Task
 	if gs.node[task] < 0 || len(gs.methPairs[m]) == 0 {
@@ -170,24 +214,24 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 	c := int(task) - s.v.nA
 	if on {
 		for _, o := range s.v.taskMeths[c] {
-			if !s.methDead[o] {
+			if !s.methDead[o] && gs.counted(o) {
 				for _, p := range gs.methPairs[o] {
 					gs.dec(p)
 				}
 			}
 		}
-		for _, p := range gs.methPairs[m] {
-			gs.setUsed(p, true)
-		}
 		gs.decided[task] = true
+		for _, p := range gs.methPairs[m] {
+			gs.setUsed(s, p, true)
+		}
 		return
 	}
-	gs.decided[task] = false
 	for _, p := range gs.methPairs[m] {
-		gs.setUsed(p, false)
+		gs.setUsed(s, p, false)
 	}
+	gs.decided[task] = false
 	for _, o := range s.v.taskMeths[c] {
-		if !s.methDead[o] {
+		if !s.methDead[o] && gs.counted(o) {
 			for _, p := range gs.methPairs[o] {
 				gs.inc(p)
 			}
@@ -195,8 +239,8 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 	}
 }
 
-// forcedMove returns a choice node in the frontier and the method it is
-// forced to take, if any.
+// forcedMove returns a choice node in the frontier (or anywhere, when the
+// search decomposes ahead) and the method it is forced to take, if any.
 func (gs *groupState) forcedMove(s *dfs) (int32, int32, bool) {
 	bestP := int32(-1)
 	for _, p := range gs.forced.Members {
@@ -207,7 +251,7 @@ func (gs *groupState) forcedMove(s *dfs) (int32, int32, bool) {
 					continue
 				}
 				n := gs.node[task]
-				if s.nodes[n].alive && s.nodes[n].preds == 0 {
+				if s.nodes[n].alive && s.nodes[n].kind == nodeTask && (s.nodes[n].preds == 0 || s.ahead && s.v.settled[int(task)-s.v.nA]) {
 					bestP = p
 				}
 			}

@@ -84,6 +84,16 @@ type Options struct {
 	// through before it interleaves it with another task's; tasks left
 	// with one method are still decomposed first wherever they are.
 	NoFocus bool
+	// NoLookahead keeps the depth-first search of a totally ordered
+	// network without recursion to the task whose turn it is. By default
+	// a compound task further on is decomposed first when it has fewer
+	// live methods (per conflict weight) than the task at hand, or when a
+	// choice group's value is left to it alone: its method's precondition
+	// is still checked where its subtasks begin, so the plans are the
+	// same, and the search chooses where the network is most constrained
+	// (on the paper's ordered Sudoku network, the cell with the fewest
+	// digits left instead of the next cell). Such searches restart too.
+	NoLookahead bool
 	// NoConflicts turns off the conflict weights, which weigh MRV by the
 	// dead ends each task took part in: the task with the fewest live
 	// methods per conflict goes first, so the search turns early to the
@@ -128,6 +138,7 @@ type Stats struct {
 	DeadEnds   int64 // nodes cut by dead-end detection
 	Duplicates int64 // nodes cut by duplicate detection
 	Forced     int64 // decompositions forced by a choice group
+	Ahead      int64 // decompositions of a task before its turn (see Options.NoLookahead)
 	Restarts   int64 // depth-first runs started over
 	// Complete is set when the eager search of a partially ordered problem
 	// found nothing and the complete search ran after it.
@@ -209,7 +220,7 @@ const (
 // work than it saves (measured on Sudoku with the paper's ordered
 // network: the median time doubles).
 func (s *dfs) runWithRestarts() (bool, error) {
-	if s.opt.NoRestarts || s.v.total {
+	if s.opt.NoRestarts || s.v.total && !s.ahead {
 		return s.search()
 	}
 	budget := float64(defaultBudget)

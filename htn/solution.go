@@ -3,7 +3,8 @@ package htn
 import "github.com/htnsat/htnsat/ground"
 
 // solutionFromPath builds the tree of a successful depth-first path:
-// network nodes become tree nodes and check nodes are dropped.
+// network nodes become tree nodes and check nodes are dropped (a task
+// decomposed ahead stands as its method's check, but keeps its task).
 func solutionFromPath(initial int, nodes []netNode, path []step) *ground.Solution {
 	sol := &ground.Solution{}
 	tree := make([]int32, len(nodes)) // network node -> tree node
@@ -13,7 +14,7 @@ func solutionFromPath(initial int, nodes []netNode, path []step) *ground.Solutio
 	node := func(n int32) int32 {
 		if tree[n] < 0 {
 			tree[n] = int32(len(sol.Nodes))
-			sol.Nodes = append(sol.Nodes, ground.SolNode{Task: ground.TaskID(nodes[n].id), Method: -1})
+			sol.Nodes = append(sol.Nodes, ground.SolNode{Task: ground.TaskID(nodes[n].task), Method: -1})
 		}
 		return tree[n]
 	}
@@ -29,7 +30,7 @@ func solutionFromPath(initial int, nodes []netNode, path []step) *ground.Solutio
 		}
 		var kids []int32
 		for i := st.first; i < st.first+st.count; i++ {
-			if nodes[i].kind == nodeTask {
+			if nodes[i].task >= 0 { // a check is not in the tree
 				kids = append(kids, node(i))
 			}
 		}

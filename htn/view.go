@@ -31,6 +31,13 @@ type view struct {
 	cost                    []int32 // least number of actions a task needs
 	recursive               bool
 	total                   bool // every network is totally ordered
+	// settled[c] (per compound task, TaskID-nA): the preconditions of
+	// its methods and of their primitive subtasks can only go from true
+	// to false (positive ones on facts no action adds, negative ones on
+	// facts no action deletes), so that a method that is not dead now
+	// holds now, and no later step can revive one; such a task can be
+	// decomposed ahead of its turn without guessing at a future state
+	settled []bool
 }
 
 // refs in trails and kill lists: methods as m >= 0, actions as -1-a.
@@ -79,6 +86,34 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	}
 	v.recursive = t.Recursive()
 	v.total = t.TotallyOrdered()
+	v.settled = make([]bool, len(t.Compounds))
+	decreasing := func(pre, neg []ground.FactID) bool {
+		for _, f := range pre {
+			if !v.neverAdd[f] {
+				return false
+			}
+		}
+		for _, f := range neg {
+			if !v.neverDel[f] {
+				return false
+			}
+		}
+		return true
+	}
+	for c, ms := range v.taskMeths {
+		ok := true
+		for _, m := range ms {
+			sm := &v.meths[m]
+			ok = ok && decreasing(sm.Pre, sm.NegPre)
+			for _, st := range sm.Subtasks {
+				if int(st) < v.nA {
+					a := &t.Actions[st]
+					ok = ok && decreasing(a.Pre, a.NegPre)
+				}
+			}
+		}
+		v.settled[c] = ok
+	}
 	return v, nil
 }
 

@@ -22,6 +22,7 @@ type engineFlags struct {
 	heuristic   string
 	maxNodes    int64
 	noMRV       bool
+	noAhead     bool
 	noFocus     bool
 	noDeadEnds  bool
 	noRestarts  bool
@@ -42,6 +43,7 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&e.heuristic, "heuristic", "auto", "best-first searches: rc (relaxed composition, state-aware), tdg (least actions, admissible) or auto (rc for gbfs, tdg for astar)")
 	f.Int64Var(&e.maxNodes, "max-nodes", 0, "most search nodes (0: no limit)")
 	f.BoolVar(&e.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")
+	f.BoolVar(&e.noAhead, "no-lookahead", false, "depth-first search of a totally ordered network: decompose only the task whose turn it is, not a more constrained one further on")
 	f.BoolVar(&e.noFocus, "no-focus", false, "partial order: do not decompose the latest decomposition's tasks before older ones")
 	f.BoolVar(&e.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
 	f.BoolVar(&e.noRestarts, "no-restarts", false, "depth-first search: never start over")
@@ -66,7 +68,7 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 	}
 	return htn.Options{
 		Search: s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO,
-		NoMRV: e.noMRV, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
+		NoMRV: e.noMRV, NoLookahead: e.noAhead, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
 		NoRestarts: e.noRestarts, NoConflicts: e.noConflicts,
 	}, nil
 }
