@@ -38,8 +38,10 @@ HTN plan format (to stdout, or to the file given by -o) and checked by the
 independent verifier; statistics go to stderr.
 
 Engines: progression (depth-first, greedy best-first or A* progression search
-over task networks) and sat (an HTN-to-CNF encoding solved by gophersat or an
-external solver).`,
+over task networks), sat (an HTN-to-CNF encoding solved by the linked CaDiCaL,
+gophersat or an external solver), and auto, the default: both side by side on
+the same ground task, keeping the first verified plan (or proof that there is
+none) and stopping the other.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.domainFile, opts.problemFile = args[0], args[1]
@@ -49,7 +51,7 @@ external solver).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.engine, "engine", "progression", "progression or sat")
+	f.StringVar(&opts.engine, "engine", "auto", "progression, sat, or auto (both side by side, on two cores, the first verified plan kept)")
 	f.DurationVar(&opts.timeout, "timeout", 0, "give up after this long (0: no limit)")
 	f.StringVarP(&opts.output, "output", "o", "", "write the plan to this file")
 	f.BoolVar(&opts.json, "json", false, "print a JSON report instead of the plan")
@@ -65,6 +67,7 @@ type planReport struct {
 	Domain       string             `json:"domain"`
 	Problem      string             `json:"problem"`
 	Engine       string             `json:"engine"`
+	AnsweredBy   string             `json:"answered_by,omitempty"`
 	Status       plan.Status        `json:"status"`
 	Message      string             `json:"message,omitempty"`
 	PlanLength   int                `json:"plan_length"`
@@ -75,6 +78,7 @@ type planReport struct {
 	Compact      int                `json:"compact_methods"`
 	Nodes        int64              `json:"nodes,omitempty"`
 	Restarts     int64              `json:"restarts,omitempty"`
+	Ahead        int64              `json:"ahead,omitempty"`
 	Search       string             `json:"search,omitempty"`
 	Variables    int                `json:"variables,omitempty"`
 	Clauses      int                `json:"clauses,omitempty"`
@@ -156,8 +160,9 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 			rep.Compact = len(res.Compacted.Methods)
 		}
 	}
+	rep.AnsweredBy = string(res.Engine)
 	if st := res.HTN; st != nil {
-		rep.Search, rep.Nodes, rep.Restarts = st.Search, st.Nodes, st.Restarts
+		rep.Search, rep.Nodes, rep.Restarts, rep.Ahead = st.Search, st.Nodes, st.Restarts, st.Ahead
 	}
 	if st := res.SAT; st != nil {
 		rep.Depth, rep.Variables, rep.Clauses = st.Depth, st.Vars, st.Clauses
@@ -184,9 +189,13 @@ func writePlanFile(path string, pl *plan.Plan) error {
 func printPlanStats(w io.Writer, r *planReport) {
 	fmt.Fprintf(w, "plan: %d actions, verified: %v\n", r.PlanLength, r.Verified)
 	fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods (%d compacted)\n", r.Facts, r.Actions, r.Methods, r.Compact)
-	if r.Engine == string(pipeline.Progression) {
-		fmt.Fprintf(w, "search: %s, %d nodes, %d restarts\n", r.Search, r.Nodes, r.Restarts)
-	} else {
+	if r.Engine == string(pipeline.Auto) {
+		fmt.Fprintf(w, "engine: auto, the plan by %s\n", r.AnsweredBy)
+	}
+	if r.Search != "" {
+		fmt.Fprintf(w, "search: %s, %d nodes, %d restarts, %d decompositions ahead\n", r.Search, r.Nodes, r.Restarts, r.Ahead)
+	}
+	if r.Depth > 0 {
 		fmt.Fprintf(w, "sat: depth %d, %d variables, %d clauses\n", r.Depth, r.Variables, r.Clauses)
 	}
 	for _, s := range pipeline.Stages {

@@ -7,6 +7,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,15 +26,19 @@ type Engine string
 const (
 	Progression Engine = "progression" // htn.Solve
 	SAT         Engine = "sat"         // satenc.Solve
+	// Auto runs both side by side on the same ground task and keeps the
+	// first verified plan (or the first proof that there is none); the
+	// other engine is stopped.
+	Auto Engine = "auto"
 )
 
 // ParseEngine reads an engine name.
 func ParseEngine(s string) (Engine, error) {
 	switch e := Engine(s); e {
-	case Progression, SAT:
+	case Progression, SAT, Auto:
 		return e, nil
 	}
-	return "", fmt.Errorf("unknown engine %q (want progression or sat)", s)
+	return "", fmt.Errorf("unknown engine %q (want progression, sat or auto)", s)
 }
 
 // Stages are the names of the timed stages, in pipeline order. A run
@@ -70,8 +75,11 @@ type Result struct {
 	Plan        *plan.Plan
 	Verified    bool
 	Times       Times
-	HTN         *htn.Stats    // progression only
-	SAT         *satenc.Stats // SAT only
+	HTN         *htn.Stats    // progression (and auto)
+	SAT         *satenc.Stats // SAT (and auto)
+	// Engine is the engine whose answer this is (with Auto, the one that
+	// answered first)
+	Engine Engine
 }
 
 // Load reads and checks a domain and a problem file: the parse stage,
@@ -140,36 +148,145 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	if err := ended(ctx); err != nil {
 		return err
 	}
+	if engine == Auto {
+		return r.race(ctx, p, folding, cfg)
+	}
+	r.Engine = engine
+	a := r.solve(ctx, p, folding, cfg, engine)
+	r.take(a)
+	return a.err
+}
+
+// answer is what one engine made of the folded task, planned, written
+// and verified, with its times.
+type answer struct {
+	engine   Engine
+	sol      *ground.Solution
+	pl       *plan.Plan
+	verified bool
+	times    Times
+	htn      *htn.Stats
+	sat      *satenc.Stats
+	err      error
+}
+
+// take copies an engine's answer into the result.
+func (r *Result) take(a *answer) {
+	r.Engine, r.Solution, r.Plan, r.Verified = a.engine, a.sol, a.pl, a.verified
+	for s, d := range a.times {
+		r.Times.Add(s, d)
+	}
+	if a.htn != nil {
+		r.HTN = a.htn
+	}
+	if a.sat != nil {
+		r.SAT = a.sat
+	}
+}
+
+// solve runs one engine on the folded task, writes the plan and verifies
+// it.
+func (r *Result) solve(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config, engine Engine) *answer {
+	a := &answer{engine: engine, times: Times{}}
+	mark := time.Now()
+	lap := func(stage string) {
+		now := time.Now()
+		a.times.Add(stage, now.Sub(mark))
+		mark = now
+	}
 	var sol *ground.Solution
+	var err error
 	switch engine {
 	case Progression:
-		sol, r.HTN, err = htn.Solve(ctx, folding.Task, cfg.HTN)
+		sol, a.htn, err = htn.Solve(ctx, folding.Task, cfg.HTN)
 		lap("search")
 	case SAT:
-		sol, r.SAT, err = satenc.Solve(ctx, folding.Task, cfg.SAT)
-		r.Times.Add("encode", r.SAT.Encode)
-		r.Times.Add("solve", r.SAT.Solve)
-		r.Times.Add("decode", r.SAT.Decode)
+		sol, a.sat, err = satenc.Solve(ctx, folding.Task, cfg.SAT)
+		a.times.Add("encode", a.sat.Encode)
+		a.times.Add("solve", a.sat.Solve)
+		a.times.Add("decode", a.sat.Decode)
 		mark = time.Now()
 	}
 	if err != nil {
-		return err
+		a.err = err
+		return a
 	}
-	r.Solution = folding.Unfold(sol)
-	r.Plan = r.Solution.ToPlan(t)
+	a.sol = folding.Unfold(sol)
+	a.pl = a.sol.ToPlan(r.Task)
 	lap("decode")
 	if err := ended(ctx); err != nil {
-		return err
+		a.err = err
+		return a
 	}
 	if cfg.NoVerify {
-		return nil
+		return a
 	}
-	if err := verify.Verify(ctx, p, r.Plan); err != nil {
-		return fmt.Errorf("the plan found does not verify: %w", err)
+	if err := verify.Verify(ctx, p, a.pl); err != nil {
+		a.err = fmt.Errorf("the plan found by %s does not verify: %w", engine, err)
+		return a
 	}
-	r.Verified = true
+	a.verified = true
 	lap("verify")
-	return nil
+	return a
+}
+
+// race runs progression and SAT side by side (each on its own goroutine,
+// so on its own core where there are two) and keeps the first conclusive
+// answer: a plan (verified unless NoVerify), a proof that there is none,
+// or a plan the verifier rejects (never hidden behind the other
+// engine's). The other engine is then stopped and waited for. When
+// neither concludes, the error is progression's unless that is only the
+// context's end.
+func (r *Result) race(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	answers := make(chan *answer, 2)
+	for _, e := range []Engine{Progression, SAT} {
+		go func() { answers <- r.solve(ctx, p, folding, cfg, e) }()
+	}
+	var got []*answer
+	for range 2 {
+		a := <-answers
+		got = append(got, a)
+		if a.err == nil || errors.Is(a.err, plan.ErrUnsolvable) || a.pl != nil && a.err != nil && ctx.Err() == nil {
+			cancel()
+			r.take(a)
+			for range 2 - len(got) {
+				got = append(got, <-answers)
+			}
+			// the other's statistics, as far as it got; its times are not
+			// the run's
+			for _, o := range got {
+				if o.htn != nil && r.HTN == nil {
+					r.HTN = o.htn
+				}
+				if o.sat != nil && r.SAT == nil {
+					r.SAT = o.sat
+				}
+			}
+			return a.err
+		}
+	}
+	// neither concluded
+	first, second := got[0], got[1]
+	if first.engine != Progression {
+		first, second = second, first
+	}
+	a := first
+	if isContext(first.err) && !isContext(second.err) {
+		a = second
+	}
+	r.take(a)
+	if a == first {
+		r.SAT = second.sat
+	} else {
+		r.HTN = first.htn
+	}
+	return a.err
+}
+
+func isContext(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // ended is ctx.Err(), or context.DeadlineExceeded once ctx's deadline has

@@ -11,6 +11,7 @@ import (
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -73,3 +74,40 @@ func TestRunErrors(t *testing.T) {
 }
 
 func htnNodes(n int64) htn.Options { return htn.Options{MaxNodes: n} }
+
+// TestAuto: the auto engine keeps the first conclusive answer. With one
+// engine held back (a node limit, a depth too shallow) the other's plan
+// is kept; with both held back the error is progression's.
+func TestAuto(t *testing.T) {
+	p := testutil.SudokuProblem(t, testutil.PaperPuzzle, sudoku.Ordered)
+	shallow := satenc.Config{Depth: 1}
+	for _, c := range []struct {
+		name string
+		cfg  pipeline.Config
+		want pipeline.Engine // "" for either
+		err  error
+	}{
+		{"both", pipeline.Config{}, "", nil},
+		{"progression held", pipeline.Config{HTN: htnNodes(10)}, pipeline.SAT, nil},
+		{"sat held", pipeline.Config{SAT: shallow}, pipeline.Progression, nil},
+		{"both held", pipeline.Config{HTN: htnNodes(10), SAT: shallow}, pipeline.Progression, plan.ErrNodeLimit},
+	} {
+		c.cfg.Engine = pipeline.Auto
+		res, err := pipeline.Run(context.Background(), p, c.cfg)
+		if c.err != nil {
+			if !errors.Is(err, c.err) || res.Engine != c.want {
+				t.Errorf("%s: %v from %s, want %v from %s", c.name, err, res.Engine, c.err, c.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !res.Verified || res.Plan.Length() != 46 || c.want != "" && res.Engine != c.want {
+			t.Errorf("%s: verified %v, %d actions, by %s", c.name, res.Verified, res.Plan.Length(), res.Engine)
+		}
+		if res.HTN == nil || res.SAT == nil {
+			t.Errorf("%s: statistics of both engines expected", c.name)
+		}
+	}
+}
