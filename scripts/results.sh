@@ -12,10 +12,17 @@ OUT=results
 mkdir -p "$OUT"
 [ -x "$BIN" ] || go build -o "$BIN" ./cmd/htnsat
 
-# run NAME ARGS...: one comparison, its table, CSV and plot
+# run NAME ARGS...: one comparison, its table, CSV and plot. ONLY="NAME
+# ..." re-runs those tables alone and keeps the others' files (each
+# table's date is in its .date file).
 run() {
 	local name=$1
 	shift
+	if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then
+		return
+	fi
+	date -u +%Y-%m-%d >"$OUT/$name.date"
+	git rev-parse --short HEAD >"$OUT/$name.commit" 2>/dev/null || true
 	echo "== $name: htnsat compare $*" >&2
 	echo "htnsat compare $*" >"$OUT/$name.cmd"
 	"$BIN" compare "$@" --csv "$OUT/$name.csv" --plot "$OUT/$name.svg" --markdown "$OUT/$name.md" >"$OUT/$name.txt"
@@ -28,6 +35,8 @@ run top95 -f "$SUDOKU/9x9/top95.txt" -f "$SUDOKU/9x9/hardest.txt"
 run top1465 -f "$SUDOKU/9x9/magictour-top1465.txt"
 run royle2000 -f "$SUDOKU/9x9/royle-17-clue.txt" --limit 2000
 run top1465-ordered -f "$SUDOKU/9x9/magictour-top1465.txt" --style ordered --engines progression
+run royle2000-ordered -f "$SUDOKU/9x9/royle-17-clue.txt" --limit 2000 --style ordered --engines progression
+run 16x16-ordered -f "$SUDOKU/16x16/hard-10.txt" -f "$SUDOKU/16x16/course-100.txt" --style ordered --engines progression
 run 16x16 -f "$SUDOKU/16x16/hard-10.txt" -f "$SUDOKU/16x16/course-100.txt"
 run 25x25 $(for f in "$SUDOKU"/25x25/*.txt; do echo -f "$f"; done) --timeout 120s
 
@@ -45,7 +54,7 @@ for a in $ABLATION; do
 done
 
 machine() {
-	echo "Measured on $(date -u +%Y-%m-%d): $(uname -sm), $(nproc) cores,"
+	echo "Measured on $(uname -sm), $(nproc) cores,"
 	echo "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'),"
 	echo "$(free -g 2>/dev/null | awk '/Mem:/ {print $2 " GiB"}') memory, $(go version | cut -d' ' -f3), one puzzle at a time,"
 	echo "in-process gophersat for both SAT engines, time limit 60 s per puzzle and engine (120 s for 25x25)."
@@ -55,7 +64,8 @@ machine() {
 	echo "<!-- results:start (written by scripts/results.sh; do not edit) -->"
 	machine
 	echo
-	for name in samples 4x4 9x9-course top95 top1465 royle2000 top1465-ordered 16x16 25x25; do
+	for name in samples 4x4 9x9-course top95 top1465 royle2000 top1465-ordered royle2000-ordered 16x16-ordered 16x16 25x25; do
+		[ -s "$OUT/$name.md" ] || continue
 		case $name in
 		samples) title="Embedded sample (make run): the paper's puzzle and puzzles of each size" ;;
 		4x4) title="4x4: course-100 (100 puzzles)" ;;
@@ -64,12 +74,16 @@ machine() {
 		top1465) title="9x9: magictour top1465 (1,465 hard puzzles)" ;;
 		royle2000) title="9x9: the first 2,000 of Royle's 17-clue puzzles" ;;
 		top1465-ordered) title="9x9: top1465 with the paper's ordered initial network (progression)" ;;
+		royle2000-ordered) title="9x9: the first 2,000 of Royle's 17-clue puzzles, ordered network (progression)" ;;
+		16x16-ordered) title="16x16: hard-10 and course-100, ordered network (progression)" ;;
 		16x16) title="16x16: hard-10 and course-100 (110 puzzles)" ;;
 		25x25) title="25x25: the 10 shared puzzles" ;;
 		esac
 		echo "#### $title"
 		echo
-		echo "\`$(sed "s|$SHARED|../shared|g" "$OUT/$name.cmd")\`"
+		measured=""
+		[ -s "$OUT/$name.date" ] && measured=" (measured $(cat "$OUT/$name.date")$([ -s "$OUT/$name.commit" ] && echo " with commit $(cat "$OUT/$name.commit")"))"
+		echo "\`$(sed "s|$SHARED|../shared|g" "$OUT/$name.cmd")\`$measured"
 		echo
 		cat "$OUT/$name.md"
 		echo
