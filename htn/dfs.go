@@ -273,6 +273,20 @@ func (s *dfs) restoreNode(n int32) {
 	}
 }
 
+// score is what MRV compares for compound task ci (TaskID-nA): its live
+// methods c and weight w, the task with the least c/w going first; a task
+// with at most one live method has no choice and always goes first.
+func (s *dfs) score(ci int) (c int32, w int64) {
+	c, w = s.live(ci), 1
+	switch {
+	case c <= 1:
+		w = 1 << 40
+	case s.weight != nil:
+		w += s.weight[ci]
+	}
+	return c, w
+}
+
 // conflict weighs compound node n's task for a dead end it caused.
 func (s *dfs) conflict(n int32) {
 	if s.weight != nil {
@@ -523,17 +537,9 @@ func (s *dfs) aheadChoice() (int32, int32, int64) {
 		if !nd.alive || nd.preds == 0 || nd.kind != nodeTask || int(nd.id) < s.v.nA || !s.v.settled[int(nd.id)-s.v.nA] {
 			continue
 		}
-		ci := int(nd.id) - s.v.nA
-		c := s.live(ci)
+		c, w := s.score(int(nd.id) - s.v.nA)
 		if c == 0 {
 			return int32(i), 0, 1
-		}
-		w := int64(1)
-		switch {
-		case c <= 1:
-			w = 1 << 40
-		case s.weight != nil:
-			w += s.weight[ci]
 		}
 		lhs, rhs := int64(c)*bestW, int64(bestN)*w
 		switch {
@@ -702,19 +708,11 @@ func (s *dfs) search() (bool, error) {
 			// among those with MRV the one with the fewest live methods
 			// (the earliest among equals), else the one added last (or one
 			// of them at random after a restart)
-			ci := int(nd.id) - s.v.nA
-			c := s.live(ci)
+			c, w := s.score(int(nd.id) - s.v.nA)
 			if c == 0 {
 				s.conflict(n)
 				s.stats.DeadEnds++
 				return false, nil
-			}
-			w := int64(1)
-			switch {
-			case c <= 1:
-				w = 1 << 40 // no choice: always first
-			case s.weight != nil:
-				w += s.weight[ci]
 			}
 			if best >= 0 && !s.opt.NoFocus && c > 1 && bestN > 1 && nd.batch != s.nodes[best].batch {
 				// both have a choice: the later decomposition goes first

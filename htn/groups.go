@@ -171,16 +171,13 @@ func (gs *groupState) markTaken(s *dfs, p int32, d int32) {
 }
 
 // taken reports whether a method binds a value that a decided task of one
-// of its groups already takes: it can only lead to a dead end.
+// of its groups already takes: it can only lead to a dead end, and it is
+// not in the counters of its pairs.
 func (gs *groupState) taken(m int32) bool { return gs.takenBy[m] > 0 }
-
-// counted reports whether live method m of an undecided task is in the
-// counters of its pairs: it is unless taken.
-func (gs *groupState) counted(m int32) bool { return gs.takenBy[m] == 0 }
 
 // killed and revived follow the liveness of a method.
 func (gs *groupState) killed(s *dfs, m int32) {
-	if !gs.counted(m) {
+	if gs.taken(m) { // out of the counters already
 		gs.liveTaken[int(s.v.meths[m].Task)-s.v.nA]--
 		return
 	}
@@ -192,7 +189,7 @@ func (gs *groupState) killed(s *dfs, m int32) {
 }
 
 func (gs *groupState) revived(s *dfs, m int32) {
-	if !gs.counted(m) {
+	if gs.taken(m) { // out of the counters already
 		gs.liveTaken[int(s.v.meths[m].Task)-s.v.nA]++
 		return
 	}
@@ -214,7 +211,7 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 	c := int(task) - s.v.nA
 	if on {
 		for _, o := range s.v.taskMeths[c] {
-			if !s.methDead[o] && gs.counted(o) {
+			if !s.methDead[o] && !gs.taken(o) {
 				for _, p := range gs.methPairs[o] {
 					gs.dec(p)
 				}
@@ -231,7 +228,7 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 	}
 	gs.decided[task] = false
 	for _, o := range s.v.taskMeths[c] {
-		if !s.methDead[o] && gs.counted(o) {
+		if !s.methDead[o] && !gs.taken(o) {
 			for _, p := range gs.methPairs[o] {
 				gs.inc(p)
 			}
