@@ -79,10 +79,11 @@ func (h *bheap) Pop() any {
 type bfs struct {
 	v       *view
 	opt     Options
-	visited map[string]struct{}
+	visited *seenSet
 	key     []byte
 	rc      *rcHeuristic // nil: the TDG estimate v.cost
 	stats   *Stats
+	pause   *pauser // nil outside the portfolio
 }
 
 func holdsIn(s sets.Bits, pre, neg []ground.FactID) bool {
@@ -99,9 +100,9 @@ func holdsIn(s sets.Bits, pre, neg []ground.FactID) bool {
 	return true
 }
 
-func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats) (*ground.Solution, *Stats, error) {
+func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats, pause *pauser) (*ground.Solution, *Stats, error) {
 	t := v.t
-	b := &bfs{v: v, opt: opt, visited: map[string]struct{}{}, stats: stats}
+	b := &bfs{v: v, opt: opt, visited: newSeenSet(), stats: stats, pause: pause}
 	if opt.Heuristic == HeurRC || opt.Heuristic == HeurAuto && search == GBFS && rcSize(v) <= rcAutoLimit {
 		b.rc = newRC(v)
 	}
@@ -128,6 +129,9 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		// A node can cost milliseconds (the relaxed composition heuristic
 		// of a large network is evaluated for every successor), so the
 		// context is checked often enough to stop within a few of them.
+		if err := b.pause.check(); err != nil {
+			return nil, stats, err
+		}
 		if stats.Nodes&15 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, stats, err
@@ -219,11 +223,7 @@ func (b *bfs) seen(n *bnode) bool {
 		}
 	}
 	b.key = k
-	if _, ok := b.visited[string(k)]; ok {
-		return true
-	}
-	b.visited[string(k)] = struct{}{}
-	return false
+	return b.visited.add(k)
 }
 
 // successors follow the same rules as the depth-first search: a check

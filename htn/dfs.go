@@ -79,7 +79,7 @@ type dfs struct {
 	checkIn  []int32 // alive check nodes per method
 	deadEnd  int     // tasks or checks in the network that died
 
-	visited map[string]struct{}
+	visited *seenSet
 	key     []byte
 	groups  *groupState // nil when unused
 
@@ -101,7 +101,15 @@ type dfs struct {
 	// predecessors are done (decomposeAhead) when it is more constrained
 	// than those it could decompose now
 	ahead bool
-	hooks dfsHooks
+	// pause hands the turn on in the portfolio (nil outside it)
+	pause *pauser
+	// depthCap bounds the path of a recursive network's search, whose
+	// networks can grow without end; cut records that a node was cut
+	// there, so that an exhausted search is run again deeper instead of
+	// reporting that there is no plan (iterative deepening)
+	depthCap int
+	cut      bool
+	hooks    dfsHooks
 }
 
 // dfsHooks, set by tests, see every search node, every undone step and
@@ -196,7 +204,8 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		s.groups = newGroupState(s, groups)
 	}
 	if v.recursive {
-		s.visited = map[string]struct{}{}
+		s.visited = newSeenSet()
+		s.depthCap = firstDepthCap
 	}
 	s.ahead = !opt.NoLookahead && !opt.NoMRV && !opt.CompletePO && v.total && !v.recursive && slices.Contains(v.settled, true)
 	if !opt.NoMRV && !opt.NoConflicts {
@@ -640,11 +649,7 @@ func (s *dfs) visitedBefore() bool {
 		}
 	}
 	s.key = k
-	if _, ok := s.visited[string(k)]; ok {
-		return true
-	}
-	s.visited[string(k)] = struct{}{}
-	return false
+	return s.visited.add(k)
 }
 
 func (s *dfs) search() (bool, error) {
@@ -661,12 +666,19 @@ func (s *dfs) search() (bool, error) {
 		if err := s.ctx.Err(); err != nil {
 			return false, err
 		}
+		if err := s.pause.check(); err != nil {
+			return false, err
+		}
 		if s.opt.MaxNodes > 0 && s.stats.Nodes > s.opt.MaxNodes {
 			return false, ErrNodeLimit
 		}
 	}
 	if s.deadEnd > 0 || s.groups != nil && s.groups.zero > 0 {
 		s.stats.DeadEnds++
+		return false, nil
+	}
+	if s.depthCap > 0 && len(s.path) >= s.depthCap {
+		s.cut = true
 		return false, nil
 	}
 	if s.visited != nil && s.visitedBefore() {

@@ -164,7 +164,7 @@ func TestRCHeuristic(t *testing.T) {
 func TestFocus(t *testing.T) {
 	dir := testutil.IPCDir(t, "partial-order", "Barman-BDI")
 	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "pfile05.hddl"))
-	o := htn.Options{}
+	o := htn.Options{Search: htn.DFS}
 	o.MaxNodes = 500_000
 	_, st := solveAndVerify(t, p, task, o)
 	if st.Nodes > 5000 {
@@ -175,7 +175,7 @@ func TestFocus(t *testing.T) {
 		t.Errorf("pfile05 without Focus: %v, want the node limit", err)
 	}
 	p, task = testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "pfile17.hddl"))
-	o = htn.Options{}
+	o = htn.Options{Search: htn.DFS}
 	o.MaxNodes = 1_000_000
 	_, st = solveAndVerify(t, p, task, o)
 	t.Logf("pfile17: %d nodes, %d restarts", st.Nodes, st.Restarts)
@@ -187,12 +187,25 @@ func TestFocus(t *testing.T) {
 // search (it cuts it threefold), and both plans must verify.
 func TestLookahead(t *testing.T) {
 	p, task := sudokuTask(t, hardPuzzle, sudoku.Ordered)
-	o := htn.Options{MaxNodes: 5_000_000}
+	o := htn.Options{Search: htn.DFS, MaxNodes: 5_000_000}
 	_, with := solveAndVerify(t, p, task, o)
 	o.NoLookahead = true
 	_, without := solveAndVerify(t, p, task, o)
 	t.Logf("hard puzzle, ordered: %d nodes (%d ahead) with lookahead, %d without", with.Nodes, with.Ahead, without.Nodes)
 	if with.Ahead == 0 || with.Nodes*2 > without.Nodes {
 		t.Errorf("%d nodes (%d ahead) with lookahead, %d without: want half as many at most", with.Nodes, with.Ahead, without.Nodes)
+	}
+}
+
+// TestLeftRecursion plans testdata/recursive, whose task recurses on its
+// left: a depth-first search that takes the recursive method first never
+// meets a network twice and, uncapped, filled the memory (8 GiB). With the
+// depth cap it comes back and finds a plan; the portfolio finds one too.
+func TestLeftRecursion(t *testing.T) {
+	p, task := testutil.LoadTask(t, "../testdata/recursive/domain.hddl", "../testdata/recursive/problem.hddl")
+	for _, search := range []htn.Search{htn.DFS, htn.Auto} {
+		o := htn.Options{Search: search, MaxNodes: 1_000_000}
+		pl, st := solveAndVerify(t, p, task, o)
+		t.Logf("%v: %d actions, %d nodes, %s", search, len(pl.Actions), st.Nodes, st.Search)
 	}
 }

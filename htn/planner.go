@@ -15,8 +15,8 @@ import (
 type Search int
 
 const (
-	// Auto is depth-first search for problems without recursion and greedy
-	// best-first search otherwise.
+	// Auto is the portfolio (portfolio.go): depth-first search, greedy
+	// best-first search and A* in turn, under doubling slices of time.
 	Auto Search = iota
 	DFS
 	GBFS
@@ -162,29 +162,19 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 	if err != nil {
 		return nil, &Stats{}, err
 	}
-	search := opt.Search
-	if search == Auto {
-		search = DFS
-		if v.recursive {
-			search = GBFS
-		}
-	}
-	stats := &Stats{Search: search.String()}
+	stats := &Stats{Search: opt.Search.String()}
 	defer func() { stats.Duration = time.Since(start) }()
-	run := func(opt Options) (*ground.Solution, error) {
-		if search != DFS {
-			sol, _, err := bestFirst(ctx, v, opt, search, stats)
-			return sol, err
-		}
-		var groups []ground.ChoiceGroup
-		if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
+	var groups []ground.ChoiceGroup
+	depthFirst := func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
+		if groups == nil && !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
 			var err error
 			if groups, err = t.ChoiceGroups(ctx); err != nil {
 				return nil, err
 			}
 		}
 		s := newDFS(ctx, v, opt, stats, groups)
-		ok, err := s.runWithRestarts()
+		s.pause = p
+		ok, err := s.run()
 		if err != nil {
 			return nil, err
 		}
@@ -192,6 +182,35 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 			return nil, ErrNoPlan
 		}
 		return solutionFromPath(len(t.Initial), s.nodes, s.path), nil
+	}
+	bestFirstBy := func(search Search) func(Options, *pauser, *Stats) (*ground.Solution, error) {
+		return func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
+			sol, _, err := bestFirst(ctx, v, opt, search, stats, p)
+			return sol, err
+		}
+	}
+	run := func(opt Options) (*ground.Solution, error) {
+		switch opt.Search {
+		case DFS:
+			return depthFirst(opt, nil, stats)
+		case GBFS, AStar:
+			return bestFirstBy(opt.Search)(opt, nil, stats)
+		}
+		// Auto: the portfolio, each member under the node limit of all
+		// together
+		limit := opt.MaxNodes
+		opt.MaxNodes = 0
+		var members []*member
+		for _, c := range []struct {
+			name   string
+			weight int
+			run    func(Options, *pauser, *Stats) (*ground.Solution, error)
+		}{{"dfs", 2, depthFirst}, {"gbfs", 2, bestFirstBy(GBFS)}, {"astar", 1, bestFirstBy(AStar)}} {
+			members = append(members, &member{name: c.name, weight: c.weight, run: func(p *pauser, st *Stats) (*ground.Solution, error) {
+				return c.run(opt, p, st)
+			}})
+		}
+		return portfolio(ctx, members, v.total || opt.CompletePO, limit, stats)
 	}
 	sol, err := run(opt)
 	if errors.Is(err, ErrNoPlan) && !v.total && !opt.CompletePO {
@@ -203,6 +222,32 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 		sol, err = run(opt)
 	}
 	return sol, stats, err
+}
+
+// Depth caps of the search of a recursive network (see dfs.depthCap):
+// the first run cuts paths at firstDepthCap steps, each next one at twice
+// as many, up to maxDepthCap (the goroutine's stack grows with the path).
+const (
+	firstDepthCap = 1 << 13
+	maxDepthCap   = 1 << 20
+)
+
+// run runs the depth-first search, again with a doubled depth cap as long
+// as an exhausted search cut a path at the cap.
+func (s *dfs) run() (bool, error) {
+	for {
+		ok, err := s.runWithRestarts()
+		if ok || err != nil || !s.cut {
+			return ok, err
+		}
+		if s.depthCap >= maxDepthCap {
+			return false, fmt.Errorf("%w (%d search steps)", plan.ErrDepthLimit, s.depthCap)
+		}
+		if s.visited != nil {
+			s.visited.reset()
+		}
+		s.depthCap *= 2
+	}
 }
 
 // Restart budgets: the first run gets Options.RestartBudget nodes
@@ -220,6 +265,7 @@ const (
 // work than it saves (measured on Sudoku with the paper's ordered
 // network: the median time doubles).
 func (s *dfs) runWithRestarts() (bool, error) {
+	s.cut = false
 	if s.opt.NoRestarts || s.v.total && !s.ahead {
 		return s.search()
 	}
@@ -238,8 +284,9 @@ func (s *dfs) runWithRestarts() (bool, error) {
 			s.undo()
 		}
 		if s.visited != nil {
-			clear(s.visited)
+			s.visited.reset()
 		}
+		s.cut = false
 		if s.hooks.restart != nil {
 			s.hooks.restart(s)
 		}

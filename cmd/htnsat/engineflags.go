@@ -39,7 +39,7 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
-	f.StringVar(&e.search, "search", "auto", "progression search: auto (dfs, or gbfs for recursive problems), dfs, gbfs or astar")
+	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs, gbfs and astar in turn, under doubling slices of time), dfs, gbfs or astar")
 	f.StringVar(&e.heuristic, "heuristic", "auto", "best-first searches: rc (relaxed composition, state-aware), tdg (least actions, admissible) or auto (rc for gbfs, tdg for astar)")
 	f.Int64Var(&e.maxNodes, "max-nodes", 0, "most search nodes (0: no limit)")
 	f.BoolVar(&e.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")

@@ -1,0 +1,192 @@
+package htn
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/plan"
+)
+
+// The portfolio (Search Auto) interleaves depth-first search, greedy
+// best-first search and A* on one core. No single configuration wins
+// everywhere: depth-first search with its dead-end, choice-group and
+// lookahead reasoning solves most problems fastest, greedy best-first
+// search finds plans where depth-first search is lost in a wrong early
+// choice, and A* where the greedy estimate misleads.
+//
+// Each member is a search that keeps its whole state between its turns:
+// it runs on its own goroutine, but only one runs at a time. A member
+// runs until its slice of time is over, then hands the turn on and waits
+// for its next one, so no work is thrown away (unlike restarting each
+// search with a doubled budget). The slices double every round, and
+// depth-first search goes first with twice the share of the others: a
+// problem it solves within the first slice costs nothing more than
+// before. A member whose search space is exhausted leaves the rotation;
+// the others go on (an eager search's exhaustion proves nothing), and when
+// all are exhausted there is no plan in the space they share.
+//
+// Slices are measured in time, not nodes, because the members' nodes cost
+// very different amounts (a node of greedy best-first search with the
+// relaxed composition heuristic costs a thousand of depth-first search's),
+// so which member answers first can vary from run to run; the plan is
+// verified all the same. What the members learn is not shared: the
+// conflict weights belong to the depth-first search, and the best-first
+// searches' duplicate detection to each open list.
+
+// portfolioSlice is the first round's slice of a member of weight 1.
+const portfolioSlice = 50 * time.Millisecond
+
+// pauser is a member's side of the portfolio: the searches call check
+// where they look at their context.
+type pauser struct {
+	ctx      context.Context
+	deadline time.Time
+	turn     chan time.Time
+	yield    chan struct{}
+	// nodes, set by the portfolio, counts every member's nodes for
+	// Options.MaxNodes
+	nodes    func() int64
+	maxNodes int64
+}
+
+// check returns at once while the member's slice lasts; after it, it
+// hands the turn back and waits for the next. It returns the context's
+// error, or ErrNodeLimit when the members together passed MaxNodes.
+func (p *pauser) check() error {
+	if p == nil {
+		return nil
+	}
+	if err := p.ctx.Err(); err != nil {
+		return err
+	}
+	if p.maxNodes > 0 && p.nodes() > p.maxNodes {
+		return ErrNodeLimit
+	}
+	if time.Now().Before(p.deadline) {
+		return nil
+	}
+	p.yield <- struct{}{}
+	select {
+	case d := <-p.turn:
+		p.deadline = d
+		return nil
+	case <-p.ctx.Done():
+		return p.ctx.Err()
+	}
+}
+
+// member is one search of the portfolio.
+type member struct {
+	name   string
+	weight int
+	run    func(p *pauser, stats *Stats) (*ground.Solution, error)
+	stats  Stats
+	p      *pauser
+	done   chan error
+	sol    *ground.Solution
+	out    bool // exhausted
+}
+
+// portfolio runs the members in turn until one finds a plan, one is
+// exhausted when exhaustive is set (each member's search space holds every
+// plan: a totally ordered network, or the complete mode), all are
+// exhausted (ErrNoPlan) or one fails otherwise (the context, the node
+// limit, an error of the task). It waits for every member's goroutine
+// before it returns, and adds their counts to stats; stats.Search names
+// the member that answered.
+func portfolio(ctx context.Context, members []*member, exhaustive bool, maxNodes int64, stats *Stats) (*ground.Solution, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	total := func() int64 {
+		var n int64
+		for _, m := range members {
+			n += m.stats.Nodes
+		}
+		return n
+	}
+	for _, m := range members {
+		m.p = &pauser{ctx: ctx, turn: make(chan time.Time, 1), yield: make(chan struct{}, 1), nodes: total, maxNodes: maxNodes}
+		m.done = make(chan error, 1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case d := <-m.p.turn:
+				m.p.deadline = d
+			case <-ctx.Done():
+				m.done <- ctx.Err()
+				return
+			}
+			sol, err := m.run(m.p, &m.stats)
+			m.sol = sol
+			m.done <- err
+		}()
+	}
+	finish := func(winner *member, err error) (*ground.Solution, error) {
+		cancel()
+		wg.Wait()
+		names := ""
+		for _, m := range members {
+			stats.Nodes += m.stats.Nodes
+			stats.DeadEnds += m.stats.DeadEnds
+			stats.Duplicates += m.stats.Duplicates
+			stats.Forced += m.stats.Forced
+			stats.Ahead += m.stats.Ahead
+			stats.Restarts += m.stats.Restarts
+			if names != "" {
+				names += "+"
+			}
+			names += m.name
+		}
+		stats.Search = "portfolio (" + names + ")"
+		if winner != nil {
+			stats.Search = "portfolio: " + winner.name
+			return winner.sol, nil
+		}
+		return nil, err
+	}
+	slice := portfolioSlice
+	var gaveUp error
+	for {
+		live := 0
+		for _, m := range members {
+			if m.out {
+				continue
+			}
+			live++
+			m.p.turn <- time.Now().Add(slice * time.Duration(m.weight))
+			select {
+			case <-m.p.yield:
+			case err := <-m.done:
+				switch {
+				case err == nil:
+					return finish(m, nil)
+				case errors.Is(err, ErrNoPlan) && exhaustive:
+					return finish(nil, err)
+				case errors.Is(err, ErrNoPlan):
+					m.out = true
+				case errors.Is(err, plan.ErrDepthLimit):
+					// gave up: the others go on, but their exhaustion
+					// is no longer a proof
+					m.out = true
+					gaveUp = err
+				default:
+					return finish(nil, err)
+				}
+			}
+		}
+		if live == 0 && gaveUp != nil {
+			return finish(nil, gaveUp)
+		}
+		if live == 0 {
+			return finish(nil, ErrNoPlan)
+		}
+		if err := ctx.Err(); err != nil {
+			return finish(nil, err)
+		}
+		slice *= 2
+	}
+}
