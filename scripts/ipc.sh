@@ -40,6 +40,23 @@ run() {
 STAGES=${STAGES:-"ground pandapi progression sat sat-cadical"}
 SHARED=${SHARED:-../shared}
 
+# either: the problems progression or a SAT run solved, from their rows
+# (what --engine auto, both side by side, solves); built from the tree,
+# since the measuring binary may predate --either
+either() {
+	local files=()
+	for name in ipc-progression ipc-sat ipc-sat-cadical; do
+		[ -s "$OUT/$name.csv" ] && files+=(--either "$OUT/$name.csv")
+	done
+	[ -s "$OUT/ipc-progression.csv" ] && [ ${#files[@]} -ge 4 ] || return 0
+	echo
+	echo "#### Either engine (what \`--engine auto\` solves, counted from the runs above)"
+	echo
+	echo "\`htnsat ipc ${files[*]}\`"
+	echo
+	go run ./cmd/htnsat ipc "${files[@]}"
+}
+
 splice() {
 	{
 		echo "<!-- ipc:start (written by scripts/ipc.sh; do not edit) -->"
@@ -60,6 +77,7 @@ splice() {
 			echo
 			cat "$OUT/$name.md"
 		done
+		either
 		echo "<!-- ipc:end -->"
 	} >"$OUT/IPC.md"
 	scripts/splice.sh ipc "$OUT/IPC.md"

@@ -18,6 +18,7 @@ type ipcOptions struct {
 	filter  string
 	first   int
 	pandaPI string
+	either  []string
 }
 
 func newCmdIPC(ios *ioStreams) *cobra.Command {
@@ -35,7 +36,12 @@ same --csv file and runs only the problems it lacks.
 --pandapi FILE grounds only the problems of FILE (pandapi-ground.csv: pandaPI's
 grounder's facts, actions, methods and seconds per problem) and prints them
 beside ours: the methods of the compacted task and the time of the stages
-after parsing.`,
+after parsing.
+
+--either CSV --either CSV ... runs nothing: it reads the rows of earlier
+plan runs (their --csv files) and counts, per domain, the problems each
+solved and those at least one solved, on the problems all of them ran:
+what the engines side by side (htnsat plan --engine auto) solve.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -46,6 +52,9 @@ after parsing.`,
 					return err
 				}
 				opts.dir = filepath.Join(shared, "data", "ipc2020")
+			}
+			if len(opts.either) > 0 {
+				return ipc.EitherTable(ios.Out, opts.either)
 			}
 			return runIPC(cmd.Context(), ios, opts)
 		},
@@ -62,6 +71,7 @@ after parsing.`,
 	f.IntVar(&opts.first, "first", 0, "only the first N problems of each domain (0: all)")
 	f.BoolVar(&opts.Resume, "resume", false, "keep the rows already in --csv and run only the other problems")
 	f.StringVar(&opts.pandaPI, "pandapi", "", "ground the problems of this pandaPI figures file and compare (see above)")
+	f.StringArrayVar(&opts.either, "either", nil, "count the problems solved by either of these runs' CSV files (repeatable; see above)")
 	return cmd
 }
 
