@@ -210,7 +210,7 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 				return c.run(opt, p, st)
 			}})
 		}
-		return portfolio(ctx, members, v.total || opt.CompletePO, limit, stats)
+		return portfolio(ctx, members, portfolioSlice, v.total || opt.CompletePO, limit, stats)
 	}
 	sol, err := run(opt)
 	if errors.Is(err, ErrNoPlan) && !v.total && !opt.CompletePO {

@@ -36,8 +36,11 @@ import (
 // conflict weights belong to the depth-first search, and the best-first
 // searches' duplicate detection to each open list.
 
-// portfolioSlice is the first round's slice of a member of weight 1.
-const portfolioSlice = 50 * time.Millisecond
+// portfolioSlice is the first round's slice of a member of weight 1: the
+// depth-first search runs alone for its first 0.5 s, which covers the
+// problems it solves at once (a 25x25 Sudoku takes it 0.1-0.25 s), before
+// the other searches take their turns.
+const portfolioSlice = 250 * time.Millisecond
 
 // pauser is a member's side of the portfolio: the searches call check
 // where they look at their context.
@@ -93,11 +96,12 @@ type member struct {
 // portfolio runs the members in turn until one finds a plan, one is
 // exhausted when exhaustive is set (each member's search space holds every
 // plan: a totally ordered network, or the complete mode), all are
-// exhausted (ErrNoPlan) or one fails otherwise (the context, the node
+// exhausted (ErrNoPlan) or one fails otherwise; slice is the first
+// round's slice of a member of weight 1 (the context, the node
 // limit, an error of the task). It waits for every member's goroutine
 // before it returns, and adds their counts to stats; stats.Search names
 // the member that answered.
-func portfolio(ctx context.Context, members []*member, exhaustive bool, maxNodes int64, stats *Stats) (*ground.Solution, error) {
+func portfolio(ctx context.Context, members []*member, slice time.Duration, exhaustive bool, maxNodes int64, stats *Stats) (*ground.Solution, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	total := func() int64 {
@@ -148,7 +152,6 @@ func portfolio(ctx context.Context, members []*member, exhaustive bool, maxNodes
 		}
 		return nil, err
 	}
-	slice := portfolioSlice
 	var gaveUp error
 	for {
 		live := 0

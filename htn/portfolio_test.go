@@ -48,6 +48,10 @@ func finisher(name string, d time.Duration, sol *ground.Solution, err error) *me
 	}}
 }
 
+// testSlice keeps the turns short, so that the members alternate within
+// the test's node counts and times.
+const testSlice = 5 * time.Millisecond
+
 var errDepth = fmt.Errorf("%w (test)", plan.ErrDepthLimit)
 
 // TestPortfolio runs members that stand for searches: one that never ends
@@ -62,7 +66,7 @@ func TestPortfolio(t *testing.T) {
 
 	spins := 0
 	st := &Stats{}
-	sol, err := portfolio(ctx, []*member{spinner("spin", 2, &spins), finisher("find", 300*time.Millisecond, want, nil)}, false, 0, st)
+	sol, err := portfolio(ctx, []*member{spinner("spin", 2, &spins), finisher("find", 300*time.Millisecond, want, nil)}, testSlice, false, 0, st)
 	if err != nil || sol != want {
 		t.Fatalf("got %v, %v; want the finisher's plan", sol, err)
 	}
@@ -71,18 +75,18 @@ func TestPortfolio(t *testing.T) {
 	}
 
 	// an eager search's exhaustion is not a proof: the other answers
-	sol, err = portfolio(ctx, []*member{finisher("empty", 0, nil, ErrNoPlan), finisher("find", 120*time.Millisecond, want, nil)}, false, 0, &Stats{})
+	sol, err = portfolio(ctx, []*member{finisher("empty", 0, nil, ErrNoPlan), finisher("find", 120*time.Millisecond, want, nil)}, testSlice, false, 0, &Stats{})
 	if err != nil || sol != want {
 		t.Errorf("exhausted member, not a proof: got %v, %v; want the other's plan", sol, err)
 	}
 	// in an exhaustive setting it is
 	spins = 0
-	_, err = portfolio(ctx, []*member{spinner("spin", 1, &spins), finisher("empty", 120*time.Millisecond, nil, ErrNoPlan)}, true, 0, &Stats{})
+	_, err = portfolio(ctx, []*member{spinner("spin", 1, &spins), finisher("empty", 120*time.Millisecond, nil, ErrNoPlan)}, testSlice, true, 0, &Stats{})
 	if !errors.Is(err, ErrNoPlan) {
 		t.Errorf("exhausted member, a proof: %v, want ErrNoPlan", err)
 	}
 	// all exhausted, one of them having given up: not a proof either way
-	_, err = portfolio(ctx, []*member{finisher("deep", 0, nil, errDepth), finisher("empty", 0, nil, ErrNoPlan)}, false, 0, &Stats{})
+	_, err = portfolio(ctx, []*member{finisher("deep", 0, nil, errDepth), finisher("empty", 0, nil, ErrNoPlan)}, testSlice, false, 0, &Stats{})
 	if !errors.Is(err, errDepth) {
 		t.Errorf("members exhausted after one gave up: %v, want its error", err)
 	}
@@ -90,7 +94,7 @@ func TestPortfolio(t *testing.T) {
 	// the node limit is the members' together
 	st = &Stats{}
 	a, b := 0, 0
-	_, err = portfolio(ctx, []*member{spinner("a", 1, &a), spinner("b", 1, &b)}, false, 1_000_000, st)
+	_, err = portfolio(ctx, []*member{spinner("a", 1, &a), spinner("b", 1, &b)}, testSlice, false, 1_000_000, st)
 	if !errors.Is(err, ErrNodeLimit) || st.Nodes > 1_000_000+2 || a == 0 || b == 0 {
 		t.Errorf("node limit: %v after %d nodes (turns %d and %d); want ErrNodeLimit at 1,000,000 nodes over both", err, st.Nodes, a, b)
 	}
@@ -99,7 +103,7 @@ func TestPortfolio(t *testing.T) {
 	c, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	_, err = portfolio(c, []*member{spinner("a", 1, &a), spinner("b", 3, &b)}, false, 0, &Stats{})
+	_, err = portfolio(c, []*member{spinner("a", 1, &a), spinner("b", 3, &b)}, testSlice, false, 0, &Stats{})
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(t0) > 2*time.Second {
 		t.Errorf("context: %v after %v; want the deadline within 2 s", err, time.Since(t0))
 	}
