@@ -93,14 +93,14 @@ type member struct {
 	out    bool // exhausted
 }
 
-// portfolio runs the members in turn until one finds a plan, one is
-// exhausted when exhaustive is set (each member's search space holds every
-// plan: a totally ordered network, or the complete mode), all are
-// exhausted (ErrNoPlan) or one fails otherwise; slice is the first
-// round's slice of a member of weight 1 (the context, the node
-// limit, an error of the task). It waits for every member's goroutine
-// before it returns, and adds their counts to stats; stats.Search names
-// the member that answered.
+// portfolio runs the members in turn, slice being the first round's turn
+// of a member of weight 1, until one finds a plan, one is exhausted when
+// exhaustive is set (each member's search space holds every plan: a
+// totally ordered network, or the complete mode), all are exhausted
+// (ErrNoPlan), or one fails otherwise (the context, the node limit, an
+// error of the task). It waits for every member's goroutine before it
+// returns, and adds their counts to stats; stats.Search names the member
+// that answered.
 func portfolio(ctx context.Context, members []*member, slice time.Duration, exhaustive bool, maxNodes int64, stats *Stats) (*ground.Solution, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
