@@ -164,9 +164,9 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 	}
 	stats := &Stats{Search: opt.Search.String()}
 	defer func() { stats.Duration = time.Since(start) }()
-	var groups []ground.ChoiceGroup
 	depthFirst := func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
-		if groups == nil && !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
+		var groups []ground.ChoiceGroup
+		if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
 			var err error
 			if groups, err = t.ChoiceGroups(ctx); err != nil {
 				return nil, err

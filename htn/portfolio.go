@@ -56,14 +56,12 @@ type pauser struct {
 }
 
 // check returns at once while the member's slice lasts; after it, it
-// hands the turn back and waits for the next. It returns the context's
-// error, or ErrNodeLimit when the members together passed MaxNodes.
+// hands the turn back and waits for the next. It returns ErrNodeLimit when
+// the members together passed MaxNodes, or the context's error if it ends
+// while the member waits (the searches look at their context themselves).
 func (p *pauser) check() error {
 	if p == nil {
 		return nil
-	}
-	if err := p.ctx.Err(); err != nil {
-		return err
 	}
 	if p.maxNodes > 0 && p.nodes() > p.maxNodes {
 		return ErrNodeLimit

@@ -51,14 +51,14 @@ func EitherTable(w io.Writer, files []string) error {
 				keys = append(keys, g)
 			}
 			a.total++
-			any := false
+			solved := false
 			for i, r := range runs {
 				if r[k].Solved() {
 					a.by[i]++
-					any = true
+					solved = true
 				}
 			}
-			if any {
+			if solved {
 				a.either++
 			}
 		}
