@@ -35,8 +35,13 @@ type netNode struct {
 	// for the initial network): nodes of a later decomposition have a
 	// higher batch
 	batch int32
-	alive bool
-	succ  []int32
+	// parent is the node whose decomposition made this one (-1 for the
+	// initial network); decAt, once the node is decomposed, is the
+	// number of state changes on the path before it (dfs.changes)
+	parent int32
+	decAt  int32
+	alive  bool
+	succ   []int32
 }
 
 // step is one decision on the current path, for undoing it and for
@@ -101,6 +106,9 @@ type dfs struct {
 	// predecessors are done (decomposeAhead) when it is more constrained
 	// than those it could decompose now
 	ahead bool
+	// serial carries each decomposition of a partially ordered network
+	// through before anything outside it (see Options.Serial)
+	serial bool
 	// pause hands the turn on in the portfolio (nil outside it)
 	pause *pauser
 	// depthCap bounds the path of a recursive network's search, whose
@@ -109,7 +117,14 @@ type dfs struct {
 	// reporting that there is no plan (iterative deepening)
 	depthCap int
 	cut      bool
-	hooks    dfsHooks
+	// repCap bounds, in a recursive network, how often a task may recur
+	// in its own decomposition without a state change in between
+	// (dfs.repeats); a node cut there also sets cut, so the bound is
+	// deepened like the depth cap. changes counts the steps of the path
+	// that changed the state.
+	repCap  int
+	changes int32
+	hooks   dfsHooks
 }
 
 // dfsHooks, set by tests, see every search node, every undone step and
@@ -206,7 +221,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	if v.recursive {
 		s.visited = newSeenSet()
 		s.depthCap = firstDepthCap
+		s.repCap = firstRepCap
 	}
+	s.serial = opt.Serial && !v.total
 	s.ahead = !opt.NoLookahead && !opt.NoMRV && !opt.CompletePO && v.total && !v.recursive && slices.Contains(v.settled, true)
 	if !opt.NoMRV && !opt.NoConflicts {
 		s.weight = make([]int64, len(t.Compounds))
@@ -227,7 +244,7 @@ func (s *dfs) addNode(kind uint8, id int32) int32 {
 	if kind == nodeCheck {
 		task = -1
 	}
-	s.nodes = append(s.nodes, netNode{kind: kind, id: id, task: task, alive: true})
+	s.nodes = append(s.nodes, netNode{kind: kind, id: id, task: task, parent: -1, alive: true})
 	s.front.Grow(len(s.nodes))
 	s.toFront(n)
 	if kind == nodeTask {
@@ -424,6 +441,9 @@ func (s *dfs) apply(n int32) {
 			}
 		}
 	}
+	if len(st.changed) > 0 {
+		s.changes++
+	}
 	s.removeNode(n)
 	for _, x := range nd.succ {
 		s.decPreds(x)
@@ -445,6 +465,7 @@ func (s *dfs) decompose(n int32, m int32) {
 	check := int32(-1)
 	if len(sm.Pre)+len(sm.NegPre) > 0 {
 		check = s.addNode(nodeCheck, m)
+		s.nodes[check].batch = first
 	}
 	base := s.addSubtasks(sm, first, succ)
 	if check >= 0 {
@@ -453,6 +474,7 @@ func (s *dfs) decompose(n int32, m int32) {
 	for _, x := range succ {
 		s.decPreds(x)
 	}
+	s.adopt(n, first)
 	st.first, st.count = first, int32(len(s.nodes))-first
 	s.path = append(s.path, st)
 }
@@ -521,8 +543,45 @@ func (s *dfs) decomposeAhead(n int32, m int32) {
 	for _, x := range succ {
 		s.decPreds(x)
 	}
+	s.adopt(n, first)
 	st.first, st.count = first, int32(len(sm.Subtasks))
 	s.path = append(s.path, st)
+}
+
+// adopt records that compound node n was decomposed into the nodes from
+// first on, at the present number of state changes.
+func (s *dfs) adopt(n, first int32) {
+	s.nodes[n].decAt = s.changes
+	for i := first; i < int32(len(s.nodes)); i++ {
+		s.nodes[i].parent = n
+	}
+}
+
+// repeats counts the ancestors of compound node n made for the same task
+// and decomposed since the last state change: a task that recurs in its
+// own decomposition in the same state, as the left-recursive get-to of
+// IPC Transport (get-to(v, l) by get-to(v, l2) then drive(v, l2, l)),
+// grows the network without end unless such cycles are bounded.
+func (s *dfs) repeats(n int32) int {
+	r := 0
+	task := s.nodes[n].task
+	for a := s.nodes[n].parent; a >= 0 && s.nodes[a].decAt == s.changes; a = s.nodes[a].parent {
+		if s.nodes[a].task == task {
+			r++
+		}
+	}
+	return r
+}
+
+// repeatCut reports whether compound node n recurs too often to be
+// decomposed (see dfs.repCap) and records the cut.
+func (s *dfs) repeatCut(n int32) bool {
+	if s.repCap == 0 || s.repeats(n) < s.repCap {
+		return false
+	}
+	s.cut = true
+	s.stats.DeadEnds++
+	return true
 }
 
 // decomposeNode decomposes compound node n by search method m, ahead if
@@ -578,6 +637,9 @@ func (s *dfs) undo() {
 		for _, f := range st.changed {
 			s.flip(f)
 		}
+		if len(st.changed) > 0 {
+			s.changes--
+		}
 		s.undoTrail(st.trail)
 		if s.hooks.undo != nil {
 			s.hooks.undo(s, st)
@@ -629,6 +691,20 @@ func (s *dfs) undo() {
 func (s *dfs) goalHolds() bool {
 	t := s.v.t
 	return s.holds(t.Goal, t.GoalNeg)
+}
+
+// frame returns the batch of the decomposition the serial search is
+// carrying through: the latest one with a node in the front. Under the
+// serial discipline the open decompositions nest, each inside the one
+// before, so the latest still has a node without pending predecessors
+// (those outside it were done before it began), and the nodes of older
+// ones wait until it is done.
+func (s *dfs) frame() int32 {
+	f := int32(0)
+	for _, n := range s.front.Members {
+		f = max(f, s.nodes[n].batch)
+	}
+	return f
 }
 
 // visitedBefore records (state, network) and reports whether it was seen.
@@ -695,9 +771,15 @@ func (s *dfs) search() (bool, error) {
 	var prims []int32
 	best, bestN, ties := int32(-1), int32(0), 0
 	bestW := int64(1)
+	frame := int32(-1)
+	if s.serial {
+		frame = s.frame()
+	}
 	for _, n := range s.front.Members {
 		nd := &s.nodes[n]
 		switch {
+		case nd.batch < frame:
+			continue
 		case nd.kind == nodeCheck:
 			sm := &s.v.meths[nd.id]
 			if s.holds(sm.Pre, sm.NegPre) {
@@ -778,7 +860,10 @@ func (s *dfs) search() (bool, error) {
 	}
 	if s.groups != nil {
 		// a value only one task of a group can still take: no choice
-		if n, m, ok := s.groups.forcedMove(s); ok {
+		if n, m, ok := s.groups.forcedMove(s); ok && s.nodes[n].batch >= frame {
+			if s.repeatCut(n) {
+				return false, nil
+			}
 			s.stats.Forced++
 			s.decomposeNode(n, m)
 			if ok, err := s.search(); ok || err != nil {
@@ -803,6 +888,9 @@ func (s *dfs) search() (bool, error) {
 			best = n
 			s.stats.Ahead++
 		}
+	}
+	if s.repeatCut(best) {
+		return false, nil
 	}
 	c := int(s.nodes[best].id) - s.v.nA
 	ms := s.v.taskMeths[c]

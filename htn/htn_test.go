@@ -207,5 +207,11 @@ func TestLeftRecursion(t *testing.T) {
 		o := htn.Options{Search: search, MaxNodes: 1_000_000}
 		pl, st := solveAndVerify(t, p, task, o)
 		t.Logf("%v: %d actions, %d nodes, %s", search, len(pl.Actions), st.Nodes, st.Search)
+		// the bound on a task recurring in its own decomposition grows
+		// one doubling at a time, so the first plan found recurs once:
+		// arrive, step (without it, the depth cap let 4,094 actions in)
+		if search == htn.DFS && len(pl.Actions) != 2 {
+			t.Errorf("dfs: %d actions, want 2", len(pl.Actions))
+		}
 	}
 }

@@ -109,6 +109,18 @@ type Options struct {
 	// a value that one task alone can take decides that task. Groups need
 	// the dead-end tracking and are off in complete mode.
 	NoGroups bool
+	// Serial makes the depth-first search of a partially ordered network
+	// carry each decomposition through before it touches a task outside
+	// it: a method's subtasks may still run in any order their ordering
+	// allows, but one that is begun (decomposed) is finished, actions and
+	// all, before its siblings are. Top-level tasks that share a resource
+	// (the trucks of IPC Transport, the rovers of Rover) are then done one
+	// after another instead of in every interleaving, as in a totally
+	// ordered network. Plans that need two subtasks interleaved are out of
+	// its reach, so its exhaustion proves nothing: the depth-first search
+	// then runs again without it (the portfolio's depth-first member is
+	// serial and leaves the rotation when exhausted).
+	Serial bool
 	// CompletePO also tries, in partially ordered networks, decomposing a
 	// compound task before the applicable primitive ones (complete but
 	// slower). By default primitive tasks that can run, run first.
@@ -175,6 +187,13 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 		s := newDFS(ctx, v, opt, stats, groups)
 		s.pause = p
 		ok, err := s.run()
+		if err == nil && !ok && s.serial && p == nil {
+			// exhausted, which proves nothing in serial mode: again
+			// with every interleaving
+			opt.Serial = false
+			s = newDFS(ctx, v, opt, stats, groups)
+			ok, err = s.run()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -200,14 +219,23 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 		// together
 		limit := opt.MaxNodes
 		opt.MaxNodes = 0
+		// In a partially ordered network the depth-first member is
+		// serial (Options.Serial): the best-first members cover the
+		// interleavings it leaves out.
+		dfsName, dfsOpt := "dfs", opt
+		if !v.total {
+			dfsName, dfsOpt.Serial = "dfs-serial", true
+		}
 		var members []*member
 		for _, c := range []struct {
-			name   string
-			weight int
-			run    func(Options, *pauser, *Stats) (*ground.Solution, error)
-		}{{"dfs", 2, depthFirst}, {"gbfs", 2, bestFirstBy(GBFS)}, {"astar", 1, bestFirstBy(AStar)}} {
-			members = append(members, &member{name: c.name, weight: c.weight, run: func(p *pauser, st *Stats) (*ground.Solution, error) {
-				return c.run(opt, p, st)
+			name       string
+			weight     int
+			opt        Options
+			incomplete bool
+			run        func(Options, *pauser, *Stats) (*ground.Solution, error)
+		}{{dfsName, 2, dfsOpt, dfsOpt.Serial, depthFirst}, {"gbfs", 2, opt, false, bestFirstBy(GBFS)}, {"astar", 1, opt, false, bestFirstBy(AStar)}} {
+			members = append(members, &member{name: c.name, weight: c.weight, incomplete: c.incomplete, run: func(p *pauser, st *Stats) (*ground.Solution, error) {
+				return c.run(c.opt, p, st)
 			}})
 		}
 		return portfolio(ctx, members, portfolioSlice, v.total || opt.CompletePO, limit, stats)
@@ -230,6 +258,10 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 const (
 	firstDepthCap = 1 << 13
 	maxDepthCap   = 1 << 20
+	// firstRepCap is the first bound on a task's recurrences in its own
+	// decomposition without a state change (see dfs.repeats); it doubles
+	// with the depth cap
+	firstRepCap = 1
 )
 
 // run runs the depth-first search, again with a doubled depth cap as long
@@ -247,6 +279,7 @@ func (s *dfs) run() (bool, error) {
 			s.visited.reset()
 		}
 		s.depthCap *= 2
+		s.repCap *= 2
 	}
 }
 

@@ -84,17 +84,21 @@ type member struct {
 	name   string
 	weight int
 	run    func(p *pauser, stats *Stats) (*ground.Solution, error)
-	stats  Stats
-	p      *pauser
-	done   chan error
-	sol    *ground.Solution
-	out    bool // exhausted
+	// incomplete marks a member whose search space may miss plans: its
+	// exhaustion is never a proof
+	incomplete bool
+	stats      Stats
+	p          *pauser
+	done       chan error
+	sol        *ground.Solution
+	out        bool // exhausted
 }
 
 // portfolio runs the members in turn, slice being the first round's turn
-// of a member of weight 1, until one finds a plan, one is exhausted when
-// exhaustive is set (each member's search space holds every plan: a
-// totally ordered network, or the complete mode), all are exhausted
+// of a member of weight 1, until one finds a plan, a member not marked
+// incomplete is exhausted when exhaustive is set (the members' search
+// spaces hold every plan: a totally ordered network, or the complete
+// mode), all are exhausted
 // (ErrNoPlan), or one fails otherwise (the context, the node limit, an
 // error of the task). It waits for every member's goroutine before it
 // returns, and adds their counts to stats; stats.Search names the member
@@ -165,7 +169,7 @@ func portfolio(ctx context.Context, members []*member, slice time.Duration, exha
 				switch {
 				case err == nil:
 					return finish(m, nil)
-				case errors.Is(err, ErrNoPlan) && exhaustive:
+				case errors.Is(err, ErrNoPlan) && exhaustive && !m.incomplete:
 					return finish(nil, err)
 				case errors.Is(err, ErrNoPlan):
 					m.out = true

@@ -28,6 +28,7 @@ type engineFlags struct {
 	noRestarts  bool
 	noConflicts bool
 	completePO  bool
+	serial      bool
 	seed        uint64
 	satSolver   string
 	maxDepth    int
@@ -39,7 +40,7 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
-	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs, gbfs and astar in turn, under doubling slices of time), dfs, gbfs or astar")
+	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs (serial in partial order), gbfs and astar in turn, under doubling slices of time), dfs, gbfs or astar")
 	f.StringVar(&e.heuristic, "heuristic", "auto", "best-first searches: rc (relaxed composition, state-aware), tdg (least actions, admissible) or auto (rc for gbfs, tdg for astar)")
 	f.Int64Var(&e.maxNodes, "max-nodes", 0, "most search nodes (0: no limit)")
 	f.BoolVar(&e.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")
@@ -48,6 +49,7 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&e.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
 	f.BoolVar(&e.noRestarts, "no-restarts", false, "depth-first search: never start over")
 	f.BoolVar(&e.noConflicts, "no-conflicts", false, "do not weigh the choice of task by past dead ends")
+	f.BoolVar(&e.serial, "serial", false, "depth-first search of a partial-order network: carry each begun task through before its siblings (if that finds nothing, the search runs again without it; the portfolio's dfs member is serial)")
 	f.Uint64Var(&e.seed, "seed", 0, "seed of the random tie-breaking after restarts")
 	f.BoolVar(&e.completePO, "complete-po", false, "in partial-order networks, also try decompositions before applicable actions (complete, slower)")
 	f.StringVar(&e.satSolver, "sat-solver", "", "SAT solver: gophersat (pure Go, in-process), libcadical (linked, in binaries built with make build-cadical) or an external DIMACS solver command (e.g. 'cadical -q'); default: "+satenc.Default().Name())
@@ -67,7 +69,7 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 		return htn.Options{}, &usageError{err}
 	}
 	return htn.Options{
-		Search: s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO,
+		Search: s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO, Serial: e.serial,
 		NoMRV: e.noMRV, NoLookahead: e.noAhead, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
 		NoRestarts: e.noRestarts, NoConflicts: e.noConflicts,
 	}, nil

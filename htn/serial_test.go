@@ -1,0 +1,93 @@
+package htn
+
+import (
+	"context"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+)
+
+// loadView grounds a problem of testdata (uncompacted) for the searches.
+func loadView(t *testing.T, dir string) *view {
+	t.Helper()
+	d, err := hddl.LoadDomain("../testdata/" + dir + "/domain.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.LoadProblem("../testdata/"+dir+"/problem.hddl", d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := newView(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// serialSearch is a serial depth-first search of dir whose every step is
+// checked: the node it acts on belongs to the latest open decomposition,
+// i.e. no alive node has a later batch.
+func serialSearch(t *testing.T, dir string, opt Options) (*dfs, bool, error) {
+	t.Helper()
+	v := loadView(t, dir)
+	if v.total {
+		t.Fatalf("%s: a totally ordered network", dir)
+	}
+	opt.Serial = true
+	s := newDFS(context.Background(), v, opt, &Stats{}, nil)
+	steps := 0
+	s.hooks.undo = func(s *dfs, st step) {
+		steps++
+		b := s.nodes[st.node].batch
+		for i := range s.nodes {
+			if nd := &s.nodes[i]; nd.alive && nd.batch > b {
+				t.Fatalf("step on node %d (batch %d) while node %d of batch %d is open", st.node, b, i, nd.batch)
+			}
+		}
+	}
+	ok, err := s.run()
+	// undo the plan's steps too, so that they are checked
+	for len(s.path) > 0 {
+		s.undo()
+	}
+	if steps == 0 {
+		t.Fatal("no step was checked")
+	}
+	return s, ok, err
+}
+
+func TestSerial(t *testing.T) {
+	t.Run("transport", func(t *testing.T) {
+		// unordered deliveries by one truck, done one after another
+		s, ok, err := serialSearch(t, "transport", Options{MaxNodes: 2_000})
+		if !ok || err != nil {
+			t.Fatalf("no plan in %d nodes: %v", s.stats.Nodes, err)
+		}
+		t.Logf("%d nodes", s.stats.Nodes)
+	})
+	t.Run("interleave", func(t *testing.T) {
+		// the only plan interleaves the two tasks: the serial space is
+		// empty, which must not be reported as a proof
+		s, ok, err := serialSearch(t, "interleave", Options{})
+		if ok || err != nil {
+			t.Fatalf("serial search: %v, %v; want exhausted", ok, err)
+		}
+		t.Logf("serial search exhausted after %d nodes", s.stats.Nodes)
+		for _, search := range []Search{DFS, Auto} {
+			sol, st, err := Solve(context.Background(), loadView(t, "interleave").t, Options{Search: search, Serial: true})
+			if err != nil {
+				t.Fatalf("%v: %v", search, err)
+			}
+			if len(sol.Order) != 3 {
+				t.Errorf("%v: %d actions, want a1 b1 a2", search, len(sol.Order))
+			}
+			t.Logf("%v: %s", search, st.Search)
+		}
+	})
+}
