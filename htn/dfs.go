@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -83,6 +84,9 @@ type dfs struct {
 	inNet    []int32 // alive network nodes per TaskID
 	checkIn  []int32 // alive check nodes per method
 	deadEnd  int     // tasks or checks in the network that died
+	// goalBy[i] counts the alive task nodes that may reach goal i
+	// (view.goalMask)
+	goalBy [64]int32
 
 	visited *seenSet
 	key     []byte
@@ -249,6 +253,7 @@ func (s *dfs) addNode(kind uint8, id int32) int32 {
 	s.toFront(n)
 	if kind == nodeTask {
 		s.inNet[id]++
+		s.countGoals(id, 1)
 		if s.taskDead(ground.TaskID(id)) {
 			s.deadEnd++
 		}
@@ -269,6 +274,7 @@ func (s *dfs) removeNode(n int32) {
 	nd.alive = false
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]--
+		s.countGoals(nd.id, -1)
 		if s.taskDead(ground.TaskID(nd.id)) {
 			s.deadEnd--
 		}
@@ -288,6 +294,7 @@ func (s *dfs) restoreNode(n int32) {
 	}
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]++
+		s.countGoals(nd.id, 1)
 		if s.taskDead(ground.TaskID(nd.id)) {
 			s.deadEnd++
 		}
@@ -297,6 +304,27 @@ func (s *dfs) restoreNode(n int32) {
 			s.deadEnd++
 		}
 	}
+}
+
+// countGoals adds d to the count of every goal task id may reach.
+func (s *dfs) countGoals(id int32, d int32) {
+	if s.v.goalMask == nil {
+		return
+	}
+	for m := s.v.goalMask[id]; m != 0; m &= m - 1 {
+		s.goalBy[bits.TrailingZeros64(m)] += d
+	}
+}
+
+// goalLost reports whether a goal is not met and no task of the network
+// can meet it any more: the end state would miss it whatever comes.
+func (s *dfs) goalLost() bool {
+	for i, g := range s.v.goals {
+		if s.goalBy[i] == 0 && s.has(g) == (i >= s.v.goalsPos) {
+			return true
+		}
+	}
+	return false
 }
 
 // score is what MRV compares for compound task ci (TaskID-nA): its live
@@ -749,7 +777,7 @@ func (s *dfs) search() (bool, error) {
 			return false, ErrNodeLimit
 		}
 	}
-	if s.deadEnd > 0 || s.groups != nil && s.groups.zero > 0 {
+	if s.deadEnd > 0 || s.groups != nil && s.groups.zero > 0 || s.goalLost() {
 		s.stats.DeadEnds++
 		return false, nil
 	}

@@ -3,6 +3,7 @@ package htn
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/internal/heap"
@@ -38,6 +39,13 @@ type view struct {
 	// holds now, and no later step can revive one; such a task can be
 	// decomposed ahead of its turn without guessing at a future state
 	settled []bool
+	// goals are the goal facts the search watches (the positive ones,
+	// then the negative ones, at most 64), and goalMask[id] the goals a
+	// decomposition of task id may reach: an action adding (for a
+	// negative goal, deleting) one, somewhere below it
+	goals    []ground.FactID
+	goalsPos int
+	goalMask []uint64
 }
 
 // refs in trails and kill lists: methods as m >= 0, actions as -1-a.
@@ -84,6 +92,7 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	if err := v.costs(ctx); err != nil {
 		return nil, err
 	}
+	v.goalMasks()
 	v.recursive = t.Recursive()
 	v.total = t.TotallyOrdered()
 	v.settled = make([]bool, len(t.Compounds))
@@ -115,6 +124,50 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 		v.settled[c] = ok
 	}
 	return v, nil
+}
+
+// goalMasks fills goals and goalMask.
+func (v *view) goalMasks() {
+	t := v.t
+	v.goals = append(append([]ground.FactID{}, t.Goal...), t.GoalNeg...)
+	v.goalsPos = len(t.Goal)
+	if len(v.goals) > 64 {
+		v.goals = v.goals[:64]
+		v.goalsPos = min(v.goalsPos, 64)
+	}
+	if len(v.goals) == 0 {
+		return
+	}
+	v.goalMask = make([]uint64, t.NumTasks())
+	var work []int32
+	for a := range t.Actions {
+		var m uint64
+		for i, g := range v.goals {
+			effs := t.Actions[a].Add
+			if i >= v.goalsPos {
+				effs = t.Actions[a].Del
+			}
+			if slices.Contains(effs, g) {
+				m |= 1 << i
+			}
+		}
+		if m != 0 {
+			v.goalMask[a] = m
+			work = append(work, int32(a))
+		}
+	}
+	// up the hierarchy to a fixpoint: masks only grow
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, m := range v.users[x] {
+			c := v.meths[m].Task
+			if old := v.goalMask[c]; old|v.goalMask[x] != old {
+				v.goalMask[c] = old | v.goalMask[x]
+				work = append(work, int32(c))
+			}
+		}
+	}
 }
 
 // costs computes the least number of actions each task decomposes into

@@ -91,3 +91,35 @@ func TestSerial(t *testing.T) {
 		}
 	})
 }
+
+func TestGoalLost(t *testing.T) {
+	v := loadView(t, "goal")
+	s := newDFS(context.Background(), v, Options{NoRestarts: true, MaxNodes: 200}, &Stats{}, nil)
+	// the counts of the tasks that may reach each goal stay those of the
+	// network
+	s.hooks.check = func(s *dfs) {
+		var want [64]int32
+		for i := range s.nodes {
+			if nd := &s.nodes[i]; nd.alive && nd.kind == nodeTask {
+				for j := range s.v.goals {
+					if s.v.goalMask[nd.id]&(1<<j) != 0 {
+						want[j]++
+					}
+				}
+			}
+		}
+		if want != s.goalBy {
+			t.Fatalf("after %d nodes: goal counts %v, want %v", s.stats.Nodes, s.goalBy[:len(s.v.goals)], want[:len(s.v.goals)])
+		}
+	}
+	ok, err := s.run()
+	if !ok || err != nil {
+		// without the goal check the search tries the 2^12 ways of the
+		// (c) tasks after the wrong method of (a)
+		t.Fatalf("no plan in %d nodes: %v", s.stats.Nodes, err)
+	}
+	if s.stats.DeadEnds == 0 {
+		t.Error("no dead end: the lost goal was not seen")
+	}
+	t.Logf("%d nodes, %d dead ends", s.stats.Nodes, s.stats.DeadEnds)
+}
