@@ -126,19 +126,17 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 	for open.Len() > 0 {
 		n := heap.Pop(open).(*bnode)
 		stats.Nodes++
-		// A node can cost milliseconds (the relaxed composition heuristic
-		// of a large network is evaluated for every successor), so the
-		// context is checked often enough to stop within a few of them.
+		// A node can cost tens of milliseconds (the relaxed composition
+		// heuristic of a large network is evaluated for every successor),
+		// so the context is checked at every one.
 		if err := b.pause.check(); err != nil {
 			return nil, stats, err
 		}
-		if stats.Nodes&15 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, stats, err
-			}
-			if opt.MaxNodes > 0 && stats.Nodes > opt.MaxNodes {
-				return nil, stats, ErrNodeLimit
-			}
+		if err := ctx.Err(); err != nil {
+			return nil, stats, err
+		}
+		if opt.MaxNodes > 0 && stats.Nodes > opt.MaxNodes {
+			return nil, stats, ErrNodeLimit
 		}
 		if len(n.net.ents) == 0 {
 			if holdsIn(n.state, t.Goal, t.GoalNeg) {
@@ -237,9 +235,18 @@ func (b *bfs) successors(n *bnode) []*bnode {
 	for _, e := range net.edges {
 		hasPred[e[1]] = true
 	}
+	// serial (Options.Serial): only the latest open decomposition acts
+	frame := int32(-1)
+	if b.opt.Serial && !v.total {
+		for _, e := range net.ents {
+			if !hasPred[e.uid] {
+				frame = max(frame, e.batch)
+			}
+		}
+	}
 	var prims, comps []int
 	for i, e := range net.ents {
-		if hasPred[e.uid] {
+		if hasPred[e.uid] || e.batch < frame {
 			continue
 		}
 		if e.kind == nodeCheck || int(e.id) < v.nA {
@@ -337,7 +344,7 @@ func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 	check := int32(-1)
 	if len(sm.Pre)+len(sm.NegPre) > 0 {
 		check = uid
-		net.ents = append(net.ents, bent{uid: uid, kind: nodeCheck, id: m})
+		net.ents = append(net.ents, bent{uid: uid, kind: nodeCheck, id: m, batch: c.first})
 		uid++
 	}
 	base := uid

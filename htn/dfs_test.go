@@ -70,6 +70,13 @@ func TestSerial(t *testing.T) {
 			t.Fatalf("no plan in %d nodes: %v", s.stats.Nodes, err)
 		}
 		t.Logf("%d nodes", s.stats.Nodes)
+		// the best-first search's serial successors
+		st := &Stats{}
+		sol, _, err := bestFirst(context.Background(), s.v, Options{Serial: true, MaxNodes: 2_000}, GBFS, st, nil)
+		if err != nil {
+			t.Fatalf("serial gbfs: no plan in %d nodes: %v", st.Nodes, err)
+		}
+		t.Logf("serial gbfs: %d actions, %d nodes", len(sol.Order), st.Nodes)
 	})
 	t.Run("interleave", func(t *testing.T) {
 		// the only plan interleaves the two tasks: the serial space is
@@ -78,8 +85,11 @@ func TestSerial(t *testing.T) {
 		if ok || err != nil {
 			t.Fatalf("serial search: %v, %v; want exhausted", ok, err)
 		}
+		if _, _, err := bestFirst(context.Background(), s.v, Options{Serial: true}, GBFS, &Stats{}, nil); err != ErrNoPlan {
+			t.Fatalf("serial gbfs: %v, want exhausted", err)
+		}
 		t.Logf("serial search exhausted after %d nodes", s.stats.Nodes)
-		for _, search := range []Search{DFS, Auto} {
+		for _, search := range []Search{DFS, GBFS, AStar, Auto} {
 			sol, st, err := Solve(context.Background(), loadView(t, "interleave").t, Options{Search: search, Serial: true})
 			if err != nil {
 				t.Fatalf("%v: %v", search, err)

@@ -109,17 +109,17 @@ type Options struct {
 	// a value that one task alone can take decides that task. Groups need
 	// the dead-end tracking and are off in complete mode.
 	NoGroups bool
-	// Serial makes the depth-first search of a partially ordered network
-	// carry each decomposition through before it touches a task outside
-	// it: a method's subtasks may still run in any order their ordering
-	// allows, but one that is begun (decomposed) is finished, actions and
-	// all, before its siblings are. Top-level tasks that share a resource
-	// (the trucks of IPC Transport, the rovers of Rover) are then done one
+	// Serial makes the search of a partially ordered network carry each
+	// decomposition through before it touches a task outside it: a
+	// method's subtasks may still run in any order their ordering allows,
+	// but one that is begun (decomposed) is finished, actions and all,
+	// before its siblings are. Top-level tasks that share a resource (the
+	// trucks of IPC Transport, the rovers of Rover) are then done one
 	// after another instead of in every interleaving, as in a totally
 	// ordered network. Plans that need two subtasks interleaved are out of
-	// its reach, so its exhaustion proves nothing: the depth-first search
-	// then runs again without it (the portfolio's depth-first member is
-	// serial and leaves the rotation when exhausted).
+	// its reach, so its exhaustion proves nothing: a search on its own
+	// then runs again without it, and the portfolio's serial members leave
+	// the rotation.
 	Serial bool
 	// CompletePO also tries, in partially ordered networks, decomposing a
 	// compound task before the applicable primitive ones (complete but
@@ -205,6 +205,11 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 	bestFirstBy := func(search Search) func(Options, *pauser, *Stats) (*ground.Solution, error) {
 		return func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
 			sol, _, err := bestFirst(ctx, v, opt, search, stats, p)
+			if errors.Is(err, ErrNoPlan) && opt.Serial && !v.total && p == nil {
+				// as in depth-first search: again with every interleaving
+				opt.Serial = false
+				sol, _, err = bestFirst(ctx, v, opt, search, stats, p)
+			}
 			return sol, err
 		}
 	}
@@ -219,21 +224,25 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 		// together
 		limit := opt.MaxNodes
 		opt.MaxNodes = 0
-		// In a partially ordered network the depth-first member is
-		// serial (Options.Serial): the best-first members cover the
-		// interleavings it leaves out.
-		dfsName, dfsOpt := "dfs", opt
-		if !v.total {
-			dfsName, dfsOpt.Serial = "dfs-serial", true
-		}
-		var members []*member
-		for _, c := range []struct {
+		// In a partially ordered network depth-first search and half of
+		// greedy best-first search's turns are serial (Options.Serial):
+		// the other greedy member and A* cover the interleavings they
+		// leave out.
+		type config struct {
 			name       string
 			weight     int
 			opt        Options
 			incomplete bool
 			run        func(Options, *pauser, *Stats) (*ground.Solution, error)
-		}{{dfsName, 2, dfsOpt, dfsOpt.Serial, depthFirst}, {"gbfs", 2, opt, false, bestFirstBy(GBFS)}, {"astar", 1, opt, false, bestFirstBy(AStar)}} {
+		}
+		configs := []config{{"dfs", 2, opt, false, depthFirst}, {"gbfs", 2, opt, false, bestFirstBy(GBFS)}, {"astar", 1, opt, false, bestFirstBy(AStar)}}
+		if !v.total {
+			serial, full := opt, opt
+			serial.Serial, full.Serial = true, false
+			configs = []config{{"dfs-serial", 2, serial, true, depthFirst}, {"gbfs-serial", 1, serial, true, bestFirstBy(GBFS)}, {"gbfs", 1, full, false, bestFirstBy(GBFS)}, {"astar", 1, full, false, bestFirstBy(AStar)}}
+		}
+		var members []*member
+		for _, c := range configs {
 			members = append(members, &member{name: c.name, weight: c.weight, incomplete: c.incomplete, run: func(p *pauser, st *Stats) (*ground.Solution, error) {
 				return c.run(c.opt, p, st)
 			}})
