@@ -4,25 +4,13 @@ import (
 	"context"
 	"testing"
 
-	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/testutil"
 )
 
 // loadView grounds a problem of testdata (uncompacted) for the searches.
 func loadView(t *testing.T, dir string) *view {
 	t.Helper()
-	d, err := hddl.LoadDomain("../testdata/" + dir + "/domain.hddl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := hddl.LoadProblem("../testdata/"+dir+"/problem.hddl", d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, task := testutil.LoadTask(t, "../testdata/"+dir+"/domain.hddl", "../testdata/"+dir+"/problem.hddl")
 	v, err := newView(context.Background(), task)
 	if err != nil {
 		t.Fatal(err)

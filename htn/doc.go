@@ -1,9 +1,15 @@
 // Package htn plans on ground tasks by progression search.
 //
-// Solve searches over (state, task network) pairs. Depth-first search with
-// in-place changes and undo is the default for problems without recursion;
-// greedy best-first search (the default on recursive problems) and A* keep
-// every open node and detect duplicates. The best-first searches are
+// Solve searches over (state, task network) pairs: depth-first search with
+// in-place changes and undo, and greedy best-first search and A*, which
+// keep every open node. By default the three take turns on one core as a
+// portfolio (portfolio.go); in a partial order the depth-first search and
+// a second greedy search are serial (Options.Serial: a task once begun is
+// finished before its siblings), their exhaustion proving nothing. Both
+// kinds of search detect visited nodes in recursive networks, where the
+// depth-first search also deepens iteratively: on its path length and on
+// how often a task may recur in its own decomposition without a state
+// change (left recursion). The best-first searches are
 // guided by the relaxed composition heuristic (rc.go: the hierarchy as a
 // delete-free classical problem, additive costs from the node's state; a
 // network it cannot reach is a dead end), or by the state-blind least
@@ -21,6 +27,7 @@
 // latest decomposition's tasks in a partial order; most-constrained-first
 // choice of the compound task, weighted by the dead ends each task took
 // part in; restarts with random tie-breaking after growing node budgets;
+// a dead end as soon as a goal fact is unmet and no task left can meet it;
 // and the choice groups of the task (ground.ChoiceGroups), which cut a
 // branch when a value has no taker left and force a task when it has one.
 //

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/internal/testutil"
 )
 
@@ -93,18 +92,7 @@ func TestGroupsInvariant(t *testing.T) {
 }
 
 func groupsInvariant(t *testing.T, style string) {
-	d, err := hddl.LoadDomain("../domains/sudoku.hddl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := hddl.LoadProblem("../testdata/sudoku/hard-"+style+".hddl", d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, task := testutil.LoadTask(t, "../domains/sudoku.hddl", "../testdata/sudoku/hard-"+style+".hddl")
 	o := Options{RestartBudget: 300}
 	folded := testutil.Compact(t, task).Task
 	v, err := newView(context.Background(), folded)

@@ -187,13 +187,6 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 		s := newDFS(ctx, v, opt, stats, groups)
 		s.pause = p
 		ok, err := s.run()
-		if err == nil && !ok && s.serial && p == nil {
-			// exhausted, which proves nothing in serial mode: again
-			// with every interleaving
-			opt.Serial = false
-			s = newDFS(ctx, v, opt, stats, groups)
-			ok, err = s.run()
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -205,20 +198,23 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 	bestFirstBy := func(search Search) func(Options, *pauser, *Stats) (*ground.Solution, error) {
 		return func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
 			sol, _, err := bestFirst(ctx, v, opt, search, stats, p)
-			if errors.Is(err, ErrNoPlan) && opt.Serial && !v.total && p == nil {
-				// as in depth-first search: again with every interleaving
-				opt.Serial = false
-				sol, _, err = bestFirst(ctx, v, opt, search, stats, p)
-			}
 			return sol, err
 		}
 	}
 	run := func(opt Options) (*ground.Solution, error) {
-		switch opt.Search {
-		case DFS:
-			return depthFirst(opt, nil, stats)
-		case GBFS, AStar:
-			return bestFirstBy(opt.Search)(opt, nil, stats)
+		if opt.Search != Auto {
+			single := depthFirst
+			if opt.Search != DFS {
+				single = bestFirstBy(opt.Search)
+			}
+			sol, err := single(opt, nil, stats)
+			if errors.Is(err, ErrNoPlan) && opt.Serial && !v.total {
+				// a serial search's exhaustion proves nothing: again
+				// with every interleaving
+				opt.Serial = false
+				sol, err = single(opt, nil, stats)
+			}
+			return sol, err
 		}
 		// Auto: the portfolio, each member under the node limit of all
 		// together
