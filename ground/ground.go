@@ -116,6 +116,14 @@ type grounder struct {
 	initial      []gRef
 	initialOrder []Order
 	initialTotal bool
+
+	// slabs for the small slices kept per ground task and method
+	// (arguments, bindings, subtasks), so each is not an allocation
+	ints    slab[int32]
+	refs    slab[gRef]
+	objArgs slab[int]
+	// freeBindings is the pool of scratch
+	freeBindings [][]int32
 }
 
 // gRef names a ground action (prim) or ground compound task by its index

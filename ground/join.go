@@ -313,6 +313,9 @@ type joiner struct {
 	steps      int64 // work done, counted against maxSteps
 	maxSteps   int64
 	err        error
+	// runs is the pool of joinRuns (runs nest: an answer's handler may
+	// start another join)
+	runs []*joinRun
 }
 
 // tick counts work and reports whether to stop.
@@ -364,7 +367,18 @@ func (j *joiner) run(pl *joinPlan, binding []int32, emit func([]int32) error) er
 		// fail fast: enumerating these variables alone exceeds the budget
 		return j.tooLarge(q, pl)
 	}
-	r := &joinRun{j: j, pl: pl, q: q, b: binding, emit: emit, tup: make([]int32, 0, 8)}
+	var r *joinRun
+	if k := len(j.runs); k > 0 {
+		r = j.runs[k-1]
+		j.runs = j.runs[:k-1]
+		*r = joinRun{j: j, pl: pl, q: q, b: binding, emit: emit, tup: r.tup[:0]}
+	} else {
+		r = &joinRun{j: j, pl: pl, q: q, b: binding, emit: emit, tup: make([]int32, 0, 8)}
+	}
+	defer func() {
+		r.emit, r.b = nil, nil
+		j.runs = append(j.runs, r)
+	}()
 	if !r.check(pl.pre) {
 		return nil
 	}

@@ -432,9 +432,16 @@ func (g *grounder) litName(pred int, tup []int32) string {
 // groundFacts fills the fact lists of every action and method.
 func (g *grounder) groundFacts() {
 	tup := make([]int32, 0, 8)
+	// the lists are made in bufs, then kept in a slab
+	var bufs [2][]int32
+	keep := func(k int, xs []int32) []int32 {
+		bufs[k] = xs[:0]
+		return g.ints.copy(uniq(xs))
+	}
 	// lits grounds the fluent literals under b, leaving out those marked
 	// moved (taken by a split)
-	lits := func(pos, neg []lit, movedPos, movedNeg []bool, b []int32) (pre, negPre []int32) {
+	lits := func(pos, neg []lit, movedPos, movedNeg []bool, b []int32) ([]int32, []int32) {
+		pre, negPre := bufs[0][:0], bufs[1][:0]
 		for i, l := range pos {
 			if g.static[l.pred] || movedPos != nil && movedPos[i] {
 				continue
@@ -455,7 +462,7 @@ func (g *grounder) groundFacts() {
 				negPre = append(negPre, f)
 			}
 		}
-		return uniq(pre), uniq(negPre)
+		return keep(0, pre), keep(1, negPre)
 	}
 	for i := range g.gActs {
 		if g.stopped(i) {
@@ -463,6 +470,7 @@ func (g *grounder) groundFacts() {
 		}
 		a := &g.gActs[i]
 		a.pre, a.negPre = lits(a.schema.pos, a.schema.neg, nil, nil, a.binding)
+		add, del := bufs[0][:0], bufs[1][:0]
 		for _, e := range a.schema.effects {
 			tup = g.ground(e.args, a.binding, tup[:0])
 			f := g.factOf(e.pred, tup)
@@ -470,12 +478,12 @@ func (g *grounder) groundFacts() {
 				continue // deleting a fact that is never true
 			}
 			if e.del {
-				a.del = append(a.del, f)
+				del = append(del, f)
 			} else {
-				a.add = append(a.add, f)
+				add = append(add, f)
 			}
 		}
-		a.add, a.del = uniq(a.add), uniq(a.del)
+		a.add, a.del = keep(0, add), keep(1, del)
 	}
 	for i := range g.gMethods {
 		if g.stopped(i) {

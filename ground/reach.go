@@ -68,6 +68,7 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		}
 	}
 	vals := make([]int, 0, 8)
+	var key []byte
 	for len(*queue) > 0 {
 		it := (*queue)[0]
 		*queue = (*queue)[1:]
@@ -77,31 +78,32 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		}
 		for _, an := range anchors[it.rel] {
 			r := an.r
-			b := g.unbound(r.s)
-			if an.filter >= 0 {
-				if !g.unify(r.q.filters[an.filter].args, vals, b, r.s) {
-					continue
+			b := g.scratch(len(r.s.vars))
+			err := func() error {
+				if an.filter >= 0 {
+					if !g.unify(r.q.filters[an.filter].args, vals, b, r.s) {
+						return nil
+					}
+					return g.j.run(r.plan(filterAnchor(an.filter), b), b, r.emit)
 				}
-				if err := g.j.run(r.plan(filterAnchor(an.filter), b), b, r.emit); err != nil {
-					return err
+				if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
+					return nil
 				}
-				continue
-			}
-			if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
-				continue
-			}
-			if an.seen != nil {
-				key := make([]byte, 0, 4*len(an.live))
-				for _, c := range an.live {
-					x := vals[c]
-					key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+				if an.seen != nil {
+					key = key[:0]
+					for _, c := range an.live {
+						x := vals[c]
+						key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+					}
+					if _, dup := an.seen[string(key)]; dup {
+						return nil
+					}
+					an.seen[string(key)] = struct{}{}
 				}
-				if _, dup := an.seen[string(key)]; dup {
-					continue
-				}
-				an.seen[string(key)] = struct{}{}
-			}
-			if err := g.j.run(r.plan(an.atom, b), b, r.emit); err != nil {
+				return g.j.run(r.plan(an.atom, b), b, r.emit)
+			}()
+			g.release(b)
+			if err != nil {
 				return err
 			}
 		}
@@ -181,6 +183,28 @@ func (g *grounder) unbound(s *schema) []int32 {
 	}
 	return b
 }
+
+// scratch returns a binding of n variables, all unbound, for use until it
+// is given back with release: bindings are made for every join, and
+// reusing them saves an allocation each (joins nest, so there is a pool).
+func (g *grounder) scratch(n int) []int32 {
+	var b []int32
+	if k := len(g.freeBindings); k > 0 {
+		b = g.freeBindings[k-1][:0]
+		g.freeBindings = g.freeBindings[:k-1]
+	}
+	if cap(b) < n {
+		b = make([]int32, n, max(n, 8))
+	}
+	b = b[:n]
+	for i := range b {
+		b[i] = -1
+	}
+	return b
+}
+
+// release gives back a binding of scratch.
+func (g *grounder) release(b []int32) { g.freeBindings = append(g.freeBindings, b) }
 
 // unify binds the terms args to the objects vals, checking constants,
 // repeated variables and types. It reports failure without undoing.

@@ -134,7 +134,7 @@ func (g *grounder) addFact(pred int, tup []int32) (int32, bool) {
 		return g.factIDs[pred][ti], false
 	}
 	id := int32(len(g.facts))
-	args := make([]int, len(tup))
+	args := g.objArgs.take(len(tup))
 	for i, x := range tup {
 		args[i] = int(x)
 	}

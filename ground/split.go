@@ -481,13 +481,15 @@ func (g *grounder) expandSplit(ti int32) error {
 	t := &g.gTasks[ti]
 	sp, s := t.split, t.owner
 	m := &g.d.Methods[s.lifted]
-	b := g.unbound(s)
+	b := g.scratch(len(s.vars))
+	defer g.release(b)
 	for i, v := range sp.ctx {
 		b[v] = t.args[i]
 	}
 	tup := make([]int32, 0, 8)
 	return g.j.run(sp.pl, b, func(b []int32) error {
-		gm := gMethod{task: ti, total: true, split: sp, owner: s, binding: slices.Clone(b), ordering: sp.ordering}
+		gm := gMethod{task: ti, total: true, split: sp, owner: s, binding: g.ints.copy(b), ordering: sp.ordering,
+			subtasks: g.refs.take(len(sp.subs))[:0]}
 		for _, k := range sp.subs {
 			r, ok, err := g.ref(&m.Network.Subtasks[k], b, tup)
 			if err != nil || !ok {

@@ -36,7 +36,7 @@ func (g *grounder) task(schema int, args []int32) int32 {
 	}
 	id := int32(len(g.gTasks))
 	g.taskGID[schema] = append(g.taskGID[schema], id)
-	g.gTasks = append(g.gTasks, gTask{schema: schema, args: append([]int32(nil), args...)})
+	g.gTasks = append(g.gTasks, gTask{schema: schema, args: g.ints.copy(args)})
 	return id
 }
 
@@ -53,10 +53,12 @@ func (g *grounder) action(schema int, args []int32) (int32, bool, error) {
 		gid := g.actGID[schema][ti]
 		if gid < 0 {
 			s := g.actions[schema][0]
-			b := g.unbound(s)
+			b := g.scratch(len(s.vars))
 			copy(b, args)
 			var err error
-			if gid, err = g.newAction(s, b); err != nil {
+			gid, err = g.newAction(s, b)
+			g.release(b)
+			if err != nil {
 				return 0, false, err
 			}
 			g.actGID[schema][ti] = gid
@@ -79,10 +81,11 @@ func (g *grounder) action(schema int, args []int32) (int32, bool, error) {
 			return 0, false, nil
 		}
 	}
-	b := g.unbound(s)
+	b := g.scratch(len(s.vars))
 	copy(b, args)
 	full.add(args)
 	gid, err := g.newAction(s, b)
+	g.release(b)
 	if err != nil {
 		return 0, false, err
 	}
@@ -111,15 +114,18 @@ func (g *grounder) expand(ti int32) error {
 		return nil // choice tasks get their methods when they are made
 	}
 	args := t.args
-	tup := make([]int32, 0, 8)
+	argInts := int32sToInts(args)
+	tup := g.scratch(8)[:0]
+	defer g.release(tup)
 	for mi := range g.d.Methods {
 		m := &g.d.Methods[mi]
 		if m.Task != t.schema {
 			continue
 		}
 		for _, s := range g.methods[mi] {
-			binding := g.unbound(s)
-			if !g.unify(m.TaskArgs, int32sToInts(args), binding, s) {
+			binding := g.scratch(len(s.vars))
+			if !g.unify(m.TaskArgs, argInts, binding, s) {
+				g.release(binding)
 				continue
 			}
 			pl, ok := s.plans[-2]
@@ -136,7 +142,8 @@ func (g *grounder) expand(ti int32) error {
 				s.plans[-2] = pl
 			}
 			err := g.j.run(pl, binding, func(b []int32) error {
-				gm := gMethod{schema: s, binding: append([]int32(nil), b...), task: ti, total: m.Network.Total}
+				gm := gMethod{schema: s, binding: g.ints.copy(b), task: ti, total: m.Network.Total,
+					subtasks: g.refs.take(len(m.Network.Subtasks))[:0]}
 				for k := range m.Network.Subtasks {
 					if s.splitOf != nil && s.splitOf[k] >= 0 {
 						// a split stands where its first subtask stood
@@ -157,6 +164,7 @@ func (g *grounder) expand(ti int32) error {
 				g.gMethods = append(g.gMethods, gm)
 				return g.budget(s)
 			})
+			g.release(binding)
 			if err != nil {
 				return err
 			}
@@ -285,8 +293,9 @@ func (g *grounder) initialNetwork() error {
 		}
 	}
 	tup := make([]int32, 0, 8)
+	sc := newComponentScratch(len(p.Vars), n)
 	for _, ms := range comps {
-		r, err := g.component(ms, cons[0], tup)
+		r, err := g.component(ms, cons[0], tup, sc)
 		if err != nil {
 			return err
 		}
@@ -339,26 +348,53 @@ func closure(n int, order []hddl.Order) [][]bool {
 	return before
 }
 
+// componentScratch holds the buffers component reuses from one
+// component to the next (a network of n tasks has up to n components, so
+// buffers per variable or per task made for each would cost n²).
+type componentScratch struct {
+	inComp  []bool  // per variable of the network: in the component
+	skip    []bool  // per variable: not in the component
+	none    []int32 // per variable: -1 (no binding)
+	binding []int32 // per variable: the join's binding
+	bound   []bool  // per variable: false
+	pos     []int32 // per task of the network: its place in the component, -1 if not in it
+}
+
+func newComponentScratch(nVars, nTasks int) *componentScratch {
+	sc := &componentScratch{inComp: make([]bool, nVars), skip: make([]bool, nVars), none: make([]int32, nVars),
+		binding: make([]int32, nVars), bound: make([]bool, nVars), pos: make([]int32, nTasks)}
+	for i := range sc.none {
+		sc.none[i] = -1
+	}
+	for i := range sc.pos {
+		sc.pos[i] = -1
+	}
+	return sc
+}
+
 // component grounds one component of the initial network: a task without
 // free variables directly, otherwise a choice task whose methods are the
 // bindings of the component's variables.
-func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
+func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScratch) (gRef, error) {
 	p := g.p
 	net := &p.Initial
-	vars := map[int]bool{}
+	var varList []int
 	for _, m := range ms {
 		for _, t := range net.Subtasks[m].Args {
-			if t.IsVar() {
-				vars[t.Var()] = true
+			if t.IsVar() && !sc.inComp[t.Var()] {
+				sc.inComp[t.Var()] = true
+				varList = append(varList, t.Var())
 			}
 		}
 	}
-	noBinding := make([]int32, len(p.Vars))
-	for i := range noBinding {
-		noBinding[i] = -1
-	}
-	if len(vars) == 0 && len(ms) == 1 {
-		r, ok, err := g.ref(&net.Subtasks[ms[0]], noBinding, tup)
+	defer func() {
+		for _, v := range varList {
+			sc.inComp[v] = false
+		}
+	}()
+	slices.Sort(varList)
+	if len(varList) == 0 && len(ms) == 1 {
+		r, ok, err := g.ref(&net.Subtasks[ms[0]], sc.none, tup)
 		if err != nil {
 			return gRef{}, err
 		}
@@ -369,10 +405,9 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 	}
 	// the query over the component's variables: primitive members are
 	// atoms, constraints over its variables are filters
-	q := &query{name: "the initial task network", vars: p.Vars, need: make([]bool, len(p.Vars)), skip: make([]bool, len(p.Vars))}
+	q := &query{name: "the initial task network", vars: p.Vars, need: sc.inComp, skip: sc.skip}
 	for v := range p.Vars {
-		q.need[v] = vars[v]
-		q.skip[v] = !vars[v]
+		q.skip[v] = !sc.inComp[v]
 	}
 	for _, m := range ms {
 		st := &net.Subtasks[m]
@@ -386,7 +421,7 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 	for _, l := range cons {
 		inComp := false
 		for _, t := range l.args {
-			if t.IsVar() && vars[t.Var()] {
+			if t.IsVar() && sc.inComp[t.Var()] {
 				inComp = true
 			}
 		}
@@ -409,31 +444,28 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 	// the members in an order consistent with the ordering, and the
 	// ordering among them
 	slices.Sort(ms)
-	pos := map[int]int32{}
 	for i, m := range ms {
-		pos[m] = int32(i)
+		sc.pos[m] = int32(i)
 	}
 	var ordering []Order
 	for _, o := range net.Ordering {
-		a, okA := pos[o.Before]
-		b, okB := pos[o.After]
-		if okA && okB {
+		a, b := sc.pos[o.Before], sc.pos[o.After]
+		if a >= 0 && b >= 0 {
 			ordering = append(ordering, Order{Before: a, After: b})
 		}
 	}
+	for _, m := range ms {
+		sc.pos[m] = -1
+	}
 	choice := int32(len(g.gTasks))
 	g.gTasks = append(g.gTasks, gTask{schema: -1})
-	var varList []int
-	for v := range p.Vars {
-		if vars[v] {
-			varList = append(varList, v)
-		}
-	}
-	binding := append([]int32(nil), noBinding...)
-	pl := q.plan(make([]bool, len(p.Vars)))
+	binding := sc.binding
+	copy(binding, sc.none)
+	pl := q.plan(sc.bound)
 	s := &schema{name: "the initial task network"}
 	err := g.j.run(pl, binding, func(b []int32) error {
-		gm := gMethod{task: choice, ordering: ordering, total: net.Total}
+		gm := gMethod{task: choice, ordering: ordering, total: net.Total,
+			binding: g.ints.take(len(varList))[:0], subtasks: g.refs.take(len(ms))[:0]}
 		for _, v := range varList {
 			gm.binding = append(gm.binding, b[v])
 		}
@@ -460,9 +492,11 @@ func (g *grounder) component(ms []int, cons conj, tup []int32) (gRef, error) {
 type slab[T any] struct{ buf []T }
 
 // take returns a slice of n zero values (empty, not nil, for n = 0).
+// Blocks start small and double up to 4,096 values, so a small task does
+// not pay for a large block.
 func (s *slab[T]) take(n int) []T {
 	if cap(s.buf)-len(s.buf) < n {
-		s.buf = make([]T, 0, max(4096, n))
+		s.buf = make([]T, 0, max(min(4096, max(256, 2*cap(s.buf))), n))
 	}
 	start := len(s.buf)
 	s.buf = s.buf[:start+n]
