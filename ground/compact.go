@@ -87,6 +87,7 @@ type compactor struct {
 	neverAdded   []bool
 	neverDeleted []bool
 	forms        []*form
+	formBuf      []form  // the forms, one allocation for all
 	state        []uint8 // per method: 0 not seen, 1 in progress, 2 done
 	chainBuf     []Order
 }
@@ -94,7 +95,7 @@ type compactor struct {
 // Compact inlines the compound tasks of t that have exactly one method,
 // pure tests included. It never changes t. It fails only when ctx ends.
 func Compact(ctx context.Context, t *Task) (*Folding, error) {
-	c := &compactor{t: t, total: t.TotallyOrdered(), forms: make([]*form, len(t.Methods)), state: make([]uint8, len(t.Methods))}
+	c := &compactor{t: t, total: t.TotallyOrdered(), forms: make([]*form, len(t.Methods)), formBuf: make([]form, len(t.Methods)), state: make([]uint8, len(t.Methods))}
 	c.neverAdded, c.neverDeleted = t.Permanence()
 	any := false
 	for mi := range t.Methods {
@@ -156,7 +157,8 @@ func (c *compactor) formOf(mi MethodID) *form {
 	}
 	t := c.t
 	m := &t.Methods[mi]
-	f := &form{subtasks: m.Subtasks, ordering: m.Ordering, total: m.Total, pre: m.Pre, neg: m.NegPre}
+	f := &c.formBuf[mi]
+	*f = form{subtasks: m.Subtasks, ordering: m.Ordering, total: m.Total, pre: m.Pre, neg: m.NegPre}
 	c.forms[mi] = f
 	n := len(m.Subtasks)
 	if n == 0 || n > maxInlined || !slices.ContainsFunc(m.Subtasks, c.single) {
@@ -253,8 +255,8 @@ func (c *compactor) formOf(mi MethodID) *form {
 	default:
 		ordering = append(ordering, blockOrder(m, start, ordering)...)
 	}
-	c.forms[mi] = &form{subtasks: subtasks, ordering: ordering, total: total, pre: sortedSet(pre), neg: sortedSet(neg), mac: mac}
-	return c.forms[mi]
+	*f = form{subtasks: subtasks, ordering: ordering, total: total, pre: sortedSet(pre), neg: sortedSet(neg), mac: mac}
+	return f
 }
 
 // single reports whether id is a compound task with a single method.
