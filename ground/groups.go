@@ -283,6 +283,7 @@ func (a *groupAnalysis) mergeCliques(cliques [][]int) [][]int {
 	}
 	var sets [][]int
 	seen := map[string]bool{}
+	var fresh []int // of the clique k2 below, the tasks not in set
 	for _, k := range cliques {
 		set := map[int]bool{}
 		for _, x := range k {
@@ -291,7 +292,8 @@ func (a *groupAnalysis) mergeCliques(cliques [][]int) [][]int {
 		for changed := true; changed && a.work <= a.maxWork && a.err == nil; {
 			changed = false
 			for _, k2 := range cliques {
-				overlap, fresh := 0, []int{}
+				overlap := 0
+				fresh = fresh[:0]
 				for _, x := range k2 {
 					if set[x] {
 						overlap++
