@@ -61,8 +61,10 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 			}
 		}
 		if !anchored {
-			b := g.unbound(r.s)
-			if err := g.j.run(r.plan(-1, b), b, r.emit); err != nil {
+			b := g.scratch(len(r.s.vars))
+			err := g.j.run(r.plan(-1, b), b, r.emit)
+			g.release(b)
+			if err != nil {
 				return err
 			}
 		}
@@ -173,15 +175,6 @@ func intsToInt32s(xs []int) []int32 {
 		out[i] = int32(x)
 	}
 	return out
-}
-
-// unbound returns a binding with every variable of s unbound.
-func (g *grounder) unbound(s *schema) []int32 {
-	b := make([]int32, len(s.vars))
-	for i := range b {
-		b[i] = -1
-	}
-	return b
 }
 
 // scratch returns a binding of n variables, all unbound, for use until it
