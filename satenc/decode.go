@@ -3,6 +3,7 @@ package satenc
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/htnsat/htnsat/ground"
 )
@@ -90,14 +91,15 @@ func (enc *Encoding) Decode(model []bool) (*ground.Solution, error) {
 		if err != nil {
 			return -1, err
 		}
-		if o := enc.order[m]; len(o) > len(v.children) {
+		if len(enc.order[m]) > 0 && len(v.children) == 0 {
 			return -1, fmt.Errorf("%w: method %s at vertex %d, in the last layer, has subtasks", ErrBadModel, t.MethodName(m), vi)
 		}
 		sol.Nodes = append(sol.Nodes, ground.SolNode{Task: tk, Method: m})
 		gm := &t.Methods[m]
 		children := make([]int32, len(gm.Subtasks))
-		for i, si := range enc.order[m] {
-			c, err := visit(v.children[i])
+		k, _ := slices.BinarySearch(v.methods, m)
+		for j, si := range enc.order[m] {
+			c, err := visit(v.children[v.align.slot(k, j)])
 			if err != nil {
 				return -1, err
 			}

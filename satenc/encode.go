@@ -19,8 +19,10 @@ import (
 //
 // A vertex holds one task out of those that can stand there and, if that
 // task is compound, one of its methods; layer 0 holds the initial network,
-// and the i-th child of a vertex (in the next layer) holds the i-th subtask
-// of the chosen method, or, for an action, the first child inherits it.
+// and the children of a vertex (in the next layer) hold the subtasks of
+// the chosen method, in order, at the children the vertex's alignment
+// gives them (align.go: the others stay blank), or, for an action, the
+// first child inherits it.
 // A layer's vertices, in order, are its positions; fact variables between
 // positions give the states. The state before a vertex is the state before
 // its first child, so the two share their variables, and the state after
@@ -71,7 +73,7 @@ type vertex struct {
 	methVar  []Var
 	reasons  [][]Lit // per task: the parent's literals that put it here
 	children []int32 // in the next layer, once it is built
-	width    int32   // how many children the next layer gives it
+	align    *alignment
 }
 
 // Encoding is the formula of a ground task as far as it has been grown,
@@ -103,6 +105,9 @@ type Encoding struct {
 	finals     []Lit
 	opens      map[int32]Var // per vertex of the last encoded layer that may take a method with subtasks
 	effects    *possibleEffects
+	aligns     map[string]*alignment // by a vertex's methods
+	alignKey   []byte
+	lefts      []*alignment // per width: every method left-aligned
 	buf        []Lit
 }
 
@@ -290,15 +295,10 @@ func (e *Encoding) newVertex(parent, l, pos int32, tasks []ground.TaskID, reason
 			hasPrim = true
 			continue
 		}
-		for _, m := range t.Compound(tk).Methods {
-			v.methods = append(v.methods, m)
-			v.width = max(v.width, int32(len(e.order[m])))
-		}
-	}
-	if hasPrim {
-		v.width = max(v.width, 1)
+		v.methods = append(v.methods, t.Compound(tk).Methods...)
 	}
 	slices.Sort(v.methods)
+	v.align = e.alignFor(v.methods, hasPrim)
 	fits := map[ground.TaskID]int{}
 	for _, m := range v.methods {
 		fits[t.Methods[m].Task]++
@@ -433,29 +433,32 @@ func (e *Encoding) AddLayer() error {
 	for p, vi := range last {
 		offs[p] = int32(len(layer))
 		v := &e.verts[vi]
-		n := v.width
+		n := v.align.width
+		// why each task may stand at each child: an action passes down to
+		// the first child, a method puts its subtasks where its alignment
+		// places them
+		why := make([]map[ground.TaskID][]Lit, n)
+		for i := range why {
+			why[i] = map[ground.TaskID][]Lit{}
+		}
+		for k, tk := range v.tasks {
+			if t.IsPrimitive(tk) {
+				why[0][tk] = append(why[0][tk], v.taskVar[k].Pos())
+			}
+		}
+		for k, m := range v.methods {
+			for j, si := range e.order[m] {
+				sub, i := t.Methods[m].Subtasks[si], v.align.slot(k, j)
+				why[i][sub] = append(why[i][sub], v.methVar[k].Pos())
+			}
+		}
 		kids := make([]int32, n)
-		for i := int32(0); i < n; i++ {
-			v := &e.verts[vi]
-			why := map[ground.TaskID][]Lit{}
-			if i == 0 {
-				for k, tk := range v.tasks {
-					if t.IsPrimitive(tk) {
-						why[tk] = append(why[tk], v.taskVar[k].Pos())
-					}
-				}
-			}
-			for k, m := range v.methods {
-				if o := e.order[m]; int(i) < len(o) {
-					sub := t.Methods[m].Subtasks[o[i]]
-					why[sub] = append(why[sub], v.methVar[k].Pos())
-				}
-			}
+		for i := range kids {
 			set := map[ground.TaskID]bool{}
-			for tk := range why {
+			for tk := range why[i] {
 				set[tk] = true
 			}
-			child, err := e.newVertex(vi, l, int32(len(layer)), sortedTasks(set), why)
+			child, err := e.newVertex(vi, l, int32(len(layer)), sortedTasks(set), why[i])
 			if err != nil {
 				return err
 			}
@@ -475,8 +478,8 @@ func (e *Encoding) AddLayer() error {
 			}
 		}
 		for k, m := range v.methods {
-			for i, si := range e.order[m] {
-				c := &e.verts[kids[i]]
+			for j, si := range e.order[m] {
+				c := &e.verts[kids[v.align.slot(k, j)]]
 				if x, y := v.methVar[k], c.taskVar[c.taskIndex(t.Methods[m].Subtasks[si])]; x != y {
 					e.add(x.Neg(), y.Pos())
 				}
