@@ -3,6 +3,7 @@ package satenc_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/satenc"
@@ -38,6 +39,50 @@ func TestAlignment(t *testing.T) {
 		}
 		if err := verify.Verify(ctx, p, f.Unfold(sol).ToPlan(f.Orig)); err != nil {
 			t.Fatalf("%s, depth %d: %v", s.Name(), st.Depth, err)
+		}
+	}
+}
+
+// slowSolver answers after a delay, or gives up when its context ends
+// first.
+type slowSolver struct {
+	satenc.Solver
+	delay time.Duration
+}
+
+func (s slowSolver) Solve(ctx context.Context, cnf *satenc.CNF) (*satenc.Result, error) {
+	select {
+	case <-time.After(s.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return s.Solver.Solve(ctx, cnf)
+}
+
+// TestSkipping: with Skip, when no layer can be decided within its
+// budget, the engine moves on to deeper ones, and the last depth, asked
+// without a budget, still gives a plan that verifies. Without it every
+// depth is decided, and the first plan is at the depth the task needs.
+func TestSkipping(t *testing.T) {
+	defer satenc.SetSkipPace(5*time.Millisecond, 1<<40)()
+	p, task := testutil.LoadTask(t, "testdata/align-domain.hddl", "testdata/align-problem.hddl")
+	f := testutil.Compact(t, task)
+	ctx := context.Background()
+	slow := slowSolver{satenc.Gophersat{}, 100 * time.Millisecond}
+	for _, skip := range []bool{true, false} {
+		sol, st, err := satenc.Solve(ctx, f.Task, satenc.Config{Solver: slow, MaxDepth: 12, Skip: skip})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := verify.Verify(ctx, p, f.Unfold(sol).ToPlan(f.Orig)); err != nil {
+			t.Fatalf("skip %v, depth %d: %v", skip, st.Depth, err)
+		}
+		t.Logf("skip %v: depth %d, %d tries, %d skipped", skip, st.Depth, st.Tries, st.Skipped)
+		switch {
+		case !skip && (st.Depth != 5 || st.Skipped != 0):
+			t.Errorf("no skipping: depth %d, %d layers skipped; want depth 5, none skipped", st.Depth, st.Skipped)
+		case skip && (st.Depth != 12 || st.Skipped != st.Tries-1):
+			t.Errorf("skipping: depth %d, %d of %d tries skipped; want depth 12, all but the last skipped", st.Depth, st.Skipped, st.Tries)
 		}
 	}
 }

@@ -31,6 +31,21 @@ static void count_learnt(void *state, int *clause) {
 static void count_learnt_in(CCaDiCaL *s, int64_t *counter) {
 	ccadical_set_learn(s, counter, 1 << 30, count_learnt);
 }
+
+// The search also stops when *flag is set: a budget's timer sets it, and
+// it is cleared before every search (ccadical_terminate, which the
+// context uses, may not be undone).
+static int flag_set(void *flag) {
+	return __atomic_load_n((int *) flag, __ATOMIC_RELAXED);
+}
+
+static void stop_on(CCaDiCaL *s, int *flag) {
+	ccadical_set_terminate(s, flag, flag_set);
+}
+
+static void set_flag(int *flag, int v) {
+	__atomic_store_n(flag, v, __ATOMIC_RELAXED);
+}
 */
 import "C"
 
@@ -38,6 +53,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -84,6 +100,7 @@ type cadical struct {
 	buf     []C.int // literals not yet handed over
 	model   []bool
 	learnt  *C.int64_t // C memory: the solver writes it from its callback
+	budget  *C.int     // C memory: set when a search's time budget is spent
 	mu      sync.Mutex // guards learnt against Close
 	// running, after a solve stopped by its context, receives once the
 	// search has wound down
@@ -97,6 +114,8 @@ func newCadical() *cadical {
 	C.free(unsafe.Pointer(quiet))
 	c.learnt = (*C.int64_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.int64_t(0)))))
 	C.count_learnt_in(c.s, c.learnt)
+	c.budget = (*C.int)(C.calloc(1, C.size_t(unsafe.Sizeof(C.int(0)))))
+	C.stop_on(c.s, c.budget)
 	return c
 }
 
@@ -137,10 +156,27 @@ var errStopped = errors.New("cadical stopped without an answer")
 var errStoppedBefore = errors.New("cadical: an earlier search of this solver was stopped by its context")
 
 func (c *cadical) Solve(ctx context.Context, assumptions ...Lit) (bool, error) {
+	sat, _, err := c.SolveWithin(ctx, 0, assumptions...)
+	return sat, err
+}
+
+// SolveWithin is Solve within about d (0: no limit): decided is false when
+// the time ran out first. The solver keeps what it learnt either way, and
+// takes more clauses and searches afterwards.
+func (c *cadical) SolveWithin(ctx context.Context, d time.Duration, assumptions ...Lit) (sat, decided bool, err error) {
 	if c.running != nil {
-		return false, errStoppedBefore
+		return false, false, errStoppedBefore
 	}
 	c.flush()
+	C.set_flag(c.budget, 0)
+	if d > 0 {
+		b := c.budget
+		timer := time.AfterFunc(d, func() { C.set_flag(b, 1) })
+		// the solve below returns before Close can free the flag, but a
+		// search stopped by the context winds down later: stop the timer
+		// first either way
+		defer timer.Stop()
+	}
 	for _, a := range assumptions {
 		C.ccadical_assume(c.s, C.int(a))
 	}
@@ -160,10 +196,10 @@ func (c *cadical) Solve(ctx context.Context, assumptions ...Lit) (bool, error) {
 	case <-ctx.Done():
 		C.ccadical_terminate(c.s)
 		c.running = res
-		return false, ctx.Err()
+		return false, false, ctx.Err()
 	}
 	if err := ctx.Err(); err != nil {
-		return false, err
+		return false, false, err
 	}
 	switch r {
 	case 10:
@@ -175,11 +211,14 @@ func (c *cadical) Solve(ctx context.Context, assumptions ...Lit) (bool, error) {
 				c.model[v] = vals[v] != 0
 			}
 		}
-		return true, nil
+		return true, true, nil
 	case 20:
-		return false, nil
+		return false, true, nil
 	}
-	return false, errStopped
+	if d > 0 && C.flag_set(unsafe.Pointer(c.budget)) != 0 {
+		return false, false, nil
+	}
+	return false, false, errStopped
 }
 
 func (c *cadical) Model() []bool { return c.model }
@@ -204,14 +243,15 @@ func (c *cadical) Close() {
 	if c.s == nil {
 		return
 	}
-	s, learnt, running := c.s, c.learnt, c.running
-	c.s, c.learnt = nil, nil
+	s, learnt, budget, running := c.s, c.learnt, c.budget, c.running
+	c.s, c.learnt, c.budget = nil, nil, nil
 	release := func() {
 		if running != nil {
 			<-running
 		}
 		C.ccadical_release(s)
 		C.free(unsafe.Pointer(learnt))
+		C.free(unsafe.Pointer(budget))
 	}
 	go release()
 }

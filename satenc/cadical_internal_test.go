@@ -37,3 +37,37 @@ func TestCadicalStop(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestCadicalWithin: a search that outlasts its time budget returns
+// undecided, without an error, soon after the budget; the solver keeps
+// working afterwards (more clauses, another search), and a search that
+// ends within its budget is decided.
+func TestCadicalWithin(t *testing.T) {
+	s := newCadical()
+	defer s.Close()
+	cnf := pigeonhole(11) // minutes for CaDiCaL
+	for range cnf.NumVars {
+		s.NewVar()
+	}
+	cnf.Clauses(func(cl []Lit) { s.AddClause(cl...) })
+	t0 := time.Now()
+	sat, decided, err := s.SolveWithin(context.Background(), 100*time.Millisecond)
+	if took := time.Since(t0); err != nil || decided || sat || took > time.Second {
+		t.Fatalf("pigeonhole(11) within 100 ms: sat %v, decided %v, err %v after %v; want undecided within a second", sat, decided, err, took)
+	}
+	// the first pigeon sits in no hole: unsatisfiable at once
+	for h := 1; h <= 11; h++ {
+		s.AddClause(Var(h).Neg())
+	}
+	sat, decided, err = s.SolveWithin(context.Background(), 10*time.Second)
+	if err != nil || !decided || sat {
+		t.Fatalf("after the units: sat %v, decided %v, err %v; want decided unsatisfiable", sat, decided, err)
+	}
+	easy := newCadical()
+	defer easy.Close()
+	x := easy.NewVar()
+	easy.AddClause(x.Pos())
+	if sat, decided, err := easy.SolveWithin(context.Background(), 10*time.Second); err != nil || !decided || !sat {
+		t.Fatalf("x within 10 s: sat %v, decided %v, err %v", sat, decided, err)
+	}
+}

@@ -16,10 +16,13 @@ type Config struct {
 	// task needs if it has no recursion, else increasing depths up to
 	// MaxDepth).
 	Depth    int
-	MaxDepth int // 0: 32
+	MaxDepth int // 0: 256
 	// NoIncremental encodes and solves each depth on its own even with an
 	// incremental solver.
 	NoIncremental bool
+	// Skip gives every layer but the last a time budget and moves on to a
+	// deeper layer when it runs out (see Solve).
+	Skip bool
 	Options
 }
 
@@ -39,6 +42,7 @@ type Stats struct {
 	Linear      bool // the task had partial orders that were linearised
 	Recursive   bool
 	Incremental bool // one incremental solver grew with the layers
+	Skipped     int  // layers left undecided when their time budget ran out
 	// Learnt counts the clauses the solver learnt over all layers, when
 	// it says (the linked CaDiCaL does); else -1.
 	Learnt int64
@@ -57,12 +61,30 @@ var ErrDepthLimit = plan.ErrDepthLimit
 // formula of each depth on its own, with that assumption as a unit clause
 // (smaller, and simpler for them; Config.NoIncremental asks for this way
 // with CaDiCaL too).
+//
+// With Config.Skip, each layer but the last that will be tried gets a
+// time budget (half a second, or a third of the time spent so far if that
+// is more). When it runs out, the layer is left undecided and one a
+// quarter deeper is asked next. A plan of k layers is also one of k+1 (its
+// actions pass down), so nothing is lost, and a deeper formula, with room
+// to spare, can be easier to satisfy than a shallower one is to refute:
+// Multiarm-Blocksworld pfile_02_020 takes seconds to refute at 41 layers
+// and is solved at 80 in 2.6 s. But it can be harder too:
+// AssemblyHierarchical genericLinearProblem_depth06 needs 25 layers, which
+// take 7 s without skipping; skipping leaves 25 undecided and goes on
+// into ever larger formulas without a plan. So it is not the default. The
+// last layer has no budget, so a plan within MaxDepth is found whenever
+// one exists, given the time. This is the plainest sequential form of the
+// horizon schedules of Rintanen, Heljanko and Niemelä ("Planning as
+// satisfiability: parallel plans and algorithms for plan search", AIJ
+// 2006); their algorithm B, which keeps giving shallower horizons time,
+// would keep both wins.
 func Solve(ctx context.Context, t *ground.Task, cfg Config) (*ground.Solution, *Stats, error) {
 	if cfg.Solver == nil {
 		cfg.Solver = Default()
 	}
 	if cfg.MaxDepth <= 0 {
-		cfg.MaxDepth = 32
+		cfg.MaxDepth = 256
 	}
 	st := &Stats{Solver: cfg.Solver.Name(), Linear: !t.TotallyOrdered(), Learnt: -1}
 	need := t.Depth()
@@ -100,6 +122,47 @@ func Solve(ctx context.Context, t *ground.Task, cfg Config) (*ground.Solution, *
 	return nil, st, fmt.Errorf("%w: the formula of the whole decomposition tree is unsatisfiable", plan.ErrUnsolvable)
 }
 
+// limited is an incremental solver that can give up on a search after a
+// while (decided false), keeping what it learnt.
+type limited interface {
+	SolveWithin(ctx context.Context, d time.Duration, assumptions ...Lit) (sat, decided bool, err error)
+}
+
+// skipping paces the depths a recursive task is asked at (see Solve).
+type skipping struct {
+	on    bool
+	start time.Time
+}
+
+// The pace: a layer's search may take skipBudget, or a third of the time
+// spent so far if that is more, and a layer left undecided is followed by
+// one a quarter deeper. (Variables for the tests.)
+var (
+	skipBudget               = 500 * time.Millisecond
+	skipShare  time.Duration = 3
+)
+
+const skipJump = 4
+
+// budget is the time the search of a layer may take before it is left
+// undecided; 0 for no limit.
+func (s *skipping) budget(depth, to int) time.Duration {
+	if !s.on || depth >= to {
+		return 0
+	}
+	return max(skipBudget, time.Since(s.start)/skipShare)
+}
+
+// next is the depth asked after depth: the next one, or, after a layer
+// left undecided, a quarter deeper, but not past to (which is asked
+// without a budget).
+func (s *skipping) next(depth, to int, decided bool) int {
+	if decided {
+		return depth + 1
+	}
+	return min(depth+max(1, depth/skipJump), max(to, depth+1))
+}
+
 // solveLayers grows one formula layer by layer in one incremental solver.
 func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, st *Stats) (*ground.Solution, error) {
 	s := NewIncremental(cfg.Solver)
@@ -107,20 +170,22 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 	if l, ok := s.(interface{ Learnt() int64 }); ok {
 		defer func() { st.Learnt = l.Learnt() }()
 	}
+	ls, ok := s.(limited)
+	skip := &skipping{on: ok && cfg.Skip, start: time.Now()}
 	t0 := time.Now()
 	enc, err := NewEncoding(ctx, t, s, cfg.Options)
 	st.Encode += time.Since(t0)
 	if err != nil {
 		return nil, err
 	}
-	for depth := 1; depth <= to; depth++ {
+	for depth, ask := 1, from; depth <= to; depth++ {
 		t0 := time.Now()
 		if depth > 1 {
 			if err := enc.AddLayer(); err != nil {
 				return nil, err
 			}
 		}
-		if depth < from {
+		if depth < ask {
 			st.Encode += time.Since(t0)
 			continue
 		}
@@ -142,7 +207,12 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		default:
 			assume = append(assume, final)
 		}
-		sat, err := s.Solve(ctx, assume...)
+		sat, decided := false, true
+		if b := skip.budget(depth, to); b > 0 {
+			sat, decided, err = ls.SolveWithin(ctx, b, assume...)
+		} else {
+			sat, err = s.Solve(ctx, assume...)
+		}
 		st.Solve += time.Since(t1)
 		if err != nil {
 			return nil, err
@@ -150,13 +220,18 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		if sat {
 			return decode(enc, s.Model(), cfg, st)
 		}
+		if !decided {
+			st.Skipped++
+		}
+		ask = skip.next(depth, to, decided)
 	}
 	return nil, nil
 }
 
 // solveDepths encodes and solves the formula of each depth on its own.
 func solveDepths(ctx context.Context, t *ground.Task, cfg Config, from, to int, st *Stats) (*ground.Solution, error) {
-	for depth := from; depth <= to; depth++ {
+	skip := &skipping{on: cfg.Skip, start: time.Now()}
+	for depth := from; depth <= to; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -170,7 +245,7 @@ func solveDepths(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		}
 		st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = depth, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
 		t1 := time.Now()
-		res, err := cfg.Solver.Solve(ctx, cnf)
+		res, decided, err := solveWithin(ctx, cfg.Solver, cnf, skip.budget(depth, to))
 		st.Solve += time.Since(t1)
 		if err != nil {
 			return nil, err
@@ -178,8 +253,28 @@ func solveDepths(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		if res.Sat {
 			return decode(enc, res.Model, cfg, st)
 		}
+		if !decided {
+			st.Skipped++
+		}
+		depth = skip.next(depth, to, decided)
 	}
 	return nil, nil
+}
+
+// solveWithin solves cnf with s within d (0: no limit); decided is false
+// when d ran out first.
+func solveWithin(ctx context.Context, s Solver, cnf *CNF, d time.Duration) (res *Result, decided bool, err error) {
+	if d <= 0 {
+		res, err = s.Solve(ctx, cnf)
+		return res, err == nil, err
+	}
+	sub, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	res, err = s.Solve(sub, cnf)
+	if err != nil && ctx.Err() == nil && sub.Err() != nil {
+		return &Result{}, false, nil
+	}
+	return res, err == nil, err
 }
 
 func decode(enc *Encoding, model []bool, cfg Config, st *Stats) (*ground.Solution, error) {

@@ -83,6 +83,7 @@ type planReport struct {
 	Variables    int                `json:"variables,omitempty"`
 	Clauses      int                `json:"clauses,omitempty"`
 	Depth        int                `json:"depth,omitempty"`
+	Skipped      int                `json:"skipped_layers,omitempty"`
 	StageSeconds map[string]float64 `json:"stage_seconds"`
 	TotalSeconds float64            `json:"total_seconds"`
 }
@@ -165,7 +166,7 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 		rep.Search, rep.Nodes, rep.Restarts, rep.Ahead = st.Search, st.Nodes, st.Restarts, st.Ahead
 	}
 	if st := res.SAT; st != nil {
-		rep.Depth, rep.Variables, rep.Clauses = st.Depth, st.Vars, st.Clauses
+		rep.Depth, rep.Variables, rep.Clauses, rep.Skipped = st.Depth, st.Vars, st.Clauses, st.Skipped
 	}
 	if res.Plan != nil {
 		rep.PlanLength = res.Plan.Length()
@@ -196,7 +197,11 @@ func printPlanStats(w io.Writer, r *planReport) {
 		fmt.Fprintf(w, "search: %s, %d nodes, %d restarts, %d decompositions ahead\n", r.Search, r.Nodes, r.Restarts, r.Ahead)
 	}
 	if r.Depth > 0 {
-		fmt.Fprintf(w, "sat: depth %d, %d variables, %d clauses\n", r.Depth, r.Variables, r.Clauses)
+		skipped := ""
+		if r.Skipped > 0 {
+			skipped = fmt.Sprintf(" (%d layers left undecided on the way)", r.Skipped)
+		}
+		fmt.Fprintf(w, "sat: depth %d%s, %d variables, %d clauses\n", r.Depth, skipped, r.Variables, r.Clauses)
 	}
 	for _, s := range pipeline.Stages {
 		if v, ok := r.StageSeconds[s]; ok {
