@@ -29,6 +29,9 @@ func TestAlignment(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := satenc.CheckAlignments(enc); err != nil {
+		t.Fatal(err)
+	}
 	if n := enc.Vertices(); n > 10*depth*depth {
 		t.Errorf("%d vertices at depth %d, want at most %d", n, depth, 10*depth*depth)
 	}

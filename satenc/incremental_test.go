@@ -105,6 +105,9 @@ func TestIncrementalLayers(t *testing.T) {
 		if found == 0 {
 			t.Errorf("%s %s: no plan up to depth 12", c.domain, c.problem)
 		}
+		if err := satenc.CheckAlignments(enc); err != nil {
+			t.Errorf("%s %s: %v", c.domain, c.problem, err)
+		}
 		if rec.NumClauses != enc.Clauses {
 			t.Errorf("%s %s: the sink got %d clauses, the encoding counted %d", c.domain, c.problem, rec.NumClauses, enc.Clauses)
 		}
