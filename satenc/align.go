@@ -75,24 +75,18 @@ func (e *Encoding) alignFor(ms []ground.MethodID, hasPrim bool) *alignment {
 	if e.aligns == nil {
 		e.aligns = map[string]*alignment{}
 	}
-	a := e.align(ms, hasPrim)
+	a := e.align(ms, w)
 	e.aligns[string(key)] = a
 	return a
 }
 
-// align places the longest methods first, each at the children where it
-// costs least (the leftmost such children on a tie), given the tasks the
-// methods placed before it put there.
-func (e *Encoding) align(ms []ground.MethodID, hasPrim bool) *alignment {
+// align places the methods ms among w children, the longest methods
+// first, each at the children where it costs least (the leftmost such
+// children on a tie), given the tasks the methods placed before it put
+// there.
+func (e *Encoding) align(ms []ground.MethodID, w int) *alignment {
 	t := e.t
-	a := &alignment{slots: make([][]int32, len(ms))}
-	if hasPrim {
-		a.width = 1
-	}
-	for _, m := range ms {
-		a.width = max(a.width, int32(len(e.order[m])))
-	}
-	w := int(a.width)
+	a := &alignment{width: int32(w), slots: make([][]int32, len(ms))}
 	at := make([]map[ground.TaskID]bool, w) // the tasks placed at each child
 	compound := make([]bool, w)
 	for i := range at {

@@ -39,7 +39,11 @@ func TestCadicalStop(t *testing.T) {
 }
 
 // TestCadicalWithin: a search that outlasts its time budget returns
-// undecided, without an error, soon after the budget; the solver keeps
+// undecided, without an error, once CaDiCaL next looks at its terminate
+// callback (unlike a search stopped by its context, which returns at
+// once, this one must have wound down before the solver takes more work:
+// up to a second or so while other processes load the machine, hence the
+// loose bound); the solver keeps
 // working afterwards (more clauses, another search), and a search that
 // ends within its budget is decided.
 func TestCadicalWithin(t *testing.T) {
@@ -52,8 +56,8 @@ func TestCadicalWithin(t *testing.T) {
 	cnf.Clauses(func(cl []Lit) { s.AddClause(cl...) })
 	t0 := time.Now()
 	sat, decided, err := s.SolveWithin(context.Background(), 100*time.Millisecond)
-	if took := time.Since(t0); err != nil || decided || sat || took > time.Second {
-		t.Fatalf("pigeonhole(11) within 100 ms: sat %v, decided %v, err %v after %v; want undecided within a second", sat, decided, err, took)
+	if took := time.Since(t0); err != nil || decided || sat || took > 5*time.Second {
+		t.Fatalf("pigeonhole(11) within 100 ms: sat %v, decided %v, err %v after %v; want undecided within 5 s", sat, decided, err, took)
 	}
 	// the first pigeon sits in no hole: unsatisfiable at once
 	for h := 1; h <= 11; h++ {

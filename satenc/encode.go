@@ -454,11 +454,7 @@ func (e *Encoding) AddLayer() error {
 		}
 		kids := make([]int32, n)
 		for i := range kids {
-			set := map[ground.TaskID]bool{}
-			for tk := range why[i] {
-				set[tk] = true
-			}
-			child, err := e.newVertex(vi, l, int32(len(layer)), sortedTasks(set), why[i])
+			child, err := e.newVertex(vi, l, int32(len(layer)), sortedTasks(why[i]), why[i])
 			if err != nil {
 				return err
 			}
@@ -493,9 +489,10 @@ func (e *Encoding) AddLayer() error {
 	return e.err
 }
 
-func sortedTasks(set map[ground.TaskID]bool) []ground.TaskID {
-	out := make([]ground.TaskID, 0, len(set))
-	for tk := range set {
+// sortedTasks are the tasks that have reasons to stand at a child.
+func sortedTasks(why map[ground.TaskID][]Lit) []ground.TaskID {
+	out := make([]ground.TaskID, 0, len(why))
+	for tk := range why {
 		out = append(out, tk)
 	}
 	slices.Sort(out)
