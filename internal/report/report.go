@@ -1,13 +1,12 @@
 // Package report turns comparison runs into a terminal table, CSV, JSON
 // and plots (a cactus plot and a stacked bar chart of stage times, drawn
-// with gonum/plot as SVG or PNG).
+// as SVG or PNG by chart.go and raster.go).
 package report
 
 import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"image/color"
 	"io"
 	"maps"
 	"math"
@@ -23,13 +22,6 @@ import (
 	"github.com/htnsat/htnsat/internal/stats"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku/csp"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	_ "gonum.org/v1/plot/vg/vgimg" // png
-	_ "gonum.org/v1/plot/vg/vgsvg" // svg
 )
 
 func msOf(d time.Duration) float64 { return d.Seconds() * 1000 }
@@ -344,108 +336,56 @@ func WriteJSON(path string, runs []compare.Run) error {
 
 // Plot draws two panels into one SVG or PNG file (by extension): a cactus
 // plot, the number of puzzles solved against the time each took (log
-// scale), one line per engine and grid size; and the mean time of each
-// stage per engine and size, stacked.
+// scale), one line per engine (colour) and grid size (dashes); and the
+// mean time of each stage per engine and size, stacked.
 func Plot(path string, runs []compare.Run) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if format != "svg" && format != "png" {
 		return fmt.Errorf("plot %s: the file must end in .svg or .png", path)
 	}
 	gs := groups(runs)
-	cactus := plot.New()
-	cactus.Title.Text = "Puzzles solved against time per puzzle"
-	cactus.X.Label.Text = "puzzles solved"
-	cactus.Y.Label.Text = "time per puzzle (ms, log scale)"
-	cactus.Y.Scale = plot.LogScale{}
-	cactus.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	cactus.Legend.Top = false // bottom right: the lines rise to the right
-	cactus.Legend.Left = false
-	for i, g := range gs {
+	engineIdx := map[compare.Engine]int{}
+	for i, e := range compare.Engines {
+		engineIdx[e] = i
+	}
+	var sizes []int
+	for _, g := range gs {
+		if _, ok := engineIdx[g.engine]; !ok {
+			engineIdx[g.engine] = len(engineIdx)
+		}
+		if !slices.Contains(sizes, g.size) {
+			sizes = append(sizes, g.size)
+		}
+	}
+	var ss []series
+	var bars []stack
+	for _, g := range gs {
 		var ts []float64
+		vals := make([]float64, len(compare.Stages))
 		for _, r := range g.runs {
 			if r.Status == plan.Solved && r.Verified {
 				ts = append(ts, max(msOf(r.Total), 1e-3))
+				for si, s := range compare.Stages {
+					vals[si] += msOf(r.Stages[s])
+				}
 			}
 		}
+		size := fmt.Sprintf("%dx%d", g.size, g.size)
+		bars = append(bars, stack{engine: string(g.engine), size: size, values: vals})
 		if len(ts) == 0 {
 			continue
 		}
+		for si := range vals {
+			vals[si] /= float64(len(ts))
+		}
 		sort.Float64s(ts)
-		pts := make(plotter.XYs, len(ts))
-		for k, t := range ts {
-			pts[k] = plotter.XY{X: float64(k + 1), Y: t}
-		}
-		line, err := plotter.NewLine(pts)
-		if err != nil {
-			return err
-		}
-		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(i % 3)
-		line.Width = vg.Points(1.5)
-		cactus.Add(line)
-		cactus.Legend.Add(fmt.Sprintf("%s %dx%d", g.engine, g.size, g.size), line)
+		ss = append(ss, series{label: string(g.engine) + " " + size, ys: ts,
+			color: lineColor(engineIdx[g.engine]), dash: lineDash(slices.Index(sizes, g.size))})
 	}
-	bars := plot.New()
-	bars.Title.Text = "Mean time per stage (solved puzzles)"
-	bars.Y.Label.Text = "ms"
-	bars.Legend.Top = true
-	var labels []string
-	var used []*group
-	for _, g := range gs {
-		labels = append(labels, fmt.Sprintf("%s\n%dx%d", g.engine, g.size, g.size))
-		used = append(used, g)
-	}
-	var below *plotter.BarChart
-	width := vg.Points(max(8, min(40, 360/float64(max(len(used), 1)))))
-	for si, s := range compare.Stages {
-		vals := make(plotter.Values, len(used))
-		for k, g := range used {
-			n := 0
-			for _, r := range g.runs {
-				if r.Status == plan.Solved && r.Verified {
-					vals[k] += msOf(r.Stages[s])
-					n++
-				}
-			}
-			if n > 0 {
-				vals[k] /= float64(n)
-			}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if format == "png" {
+			return writePNG(w, ss, bars, compare.Stages)
 		}
-		b, err := plotter.NewBarChart(vals, width)
-		if err != nil {
-			return err
-		}
-		b.Color = stageColor(si)
-		b.LineStyle.Width = 0
-		if below != nil {
-			b.StackOn(below)
-		}
-		below = b
-		bars.Add(b)
-		bars.Legend.Add(s, b)
-	}
-	bars.NominalX(labels...)
-	bars.X.Tick.Label.Rotation = 0
-	const w, h = 28 * vg.Centimeter, 11 * vg.Centimeter
-	c, err := draw.NewFormattedCanvas(w, h, format)
-	if err != nil {
-		return err
-	}
-	dc := draw.New(c)
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadY: vg.Millimeter * 5, PadTop: vg.Millimeter * 5, PadBottom: vg.Millimeter * 5, PadLeft: vg.Millimeter * 5, PadRight: vg.Millimeter * 5}
-	canvases := plot.Align([][]*plot.Plot{{cactus, bars}}, tiles, dc)
-	cactus.Draw(canvases[0][0])
-	bars.Draw(canvases[0][1])
-	return atomicfile.Write(path, func(f io.Writer) error {
-		_, err := c.WriteTo(f)
-		return err
+		return writeSVG(w, ss, bars, compare.Stages)
 	})
-}
-
-func stageColor(i int) color.Color {
-	palette := []color.RGBA{
-		{0x4c, 0x72, 0xb0, 0xff}, {0xdd, 0x84, 0x52, 0xff}, {0x55, 0xa8, 0x68, 0xff},
-		{0xc4, 0x4e, 0x52, 0xff}, {0x81, 0x72, 0xb3, 0xff}, {0x93, 0x78, 0x60, 0xff},
-	}
-	return palette[i%len(palette)]
 }

@@ -3,6 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,26 +129,96 @@ func TestCSVAndJSON(t *testing.T) {
 	}
 }
 
+// TestPlot: both formats draw every series and every stage: the SVG is
+// well-formed XML with a line in each engine's colour and a legend entry
+// for each engine and size; the PNG has the chart's size and pixels of
+// each stage colour that has time in it.
 func TestPlot(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"p.svg", "p.png"} {
-		path := filepath.Join(dir, name)
-		if err := Plot(path, sampleRuns()); err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name == "p.svg" && !bytes.Contains(b[:min(len(b), 512)], []byte("<svg")) {
-			t.Errorf("%s is not an SVG", name)
-		}
-		if name == "p.png" && !bytes.HasPrefix(b, []byte("\x89PNG")) {
-			t.Errorf("%s is not a PNG", name)
+	runs := sampleRuns()
+	svgPath := filepath.Join(dir, "p.svg")
+	if err := Plot(svgPath, runs); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("the SVG is not well-formed: %v", err)
 		}
 	}
-	if err := Plot(filepath.Join(dir, "p.jpg"), sampleRuns()); err == nil {
+	svg := string(b)
+	if !strings.HasPrefix(svg, "<svg") {
+		t.Errorf("not an SVG: %.40q", svg)
+	}
+	for _, label := range []string{">progression 9x9<", ">progression 4x4<", ">direct-sat 9x9<", ">ground<", ">search<"} {
+		if !strings.Contains(svg, label) {
+			t.Errorf("the SVG has no %s", label)
+		}
+	}
+	if !strings.Contains(svg, `stroke="`+hex(lineColor(0))+`" stroke-width="1.50"`) ||
+		!strings.Contains(svg, `stroke="`+hex(lineColor(2))+`" stroke-width="1.50"`) {
+		t.Error("the SVG has no line in progression's or direct-sat's colour")
+	}
+
+	pngPath := filepath.Join(dir, "p.png")
+	if err := Plot(pngPath, runs); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != chartWidth*pngScale || b.Dy() != chartHeight*pngScale {
+		t.Errorf("PNG %v, want %dx%d", b, chartWidth*pngScale, chartHeight*pngScale)
+	}
+	seen := map[color.RGBA]bool{}
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, b, a := img.At(x, y).RGBA()
+			seen[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}] = true
+		}
+	}
+	for si, s := range compare.Stages {
+		used := s == "ground" || s == "search" // the stages sampleRuns times
+		if used && !seen[stageColor(si)] {
+			t.Errorf("no pixel of %s's colour in the PNG", s)
+		}
+	}
+	if !seen[lineColor(0)] {
+		t.Error("no pixel of progression's line colour in the PNG")
+	}
+	if err := Plot(filepath.Join(dir, "p.jpg"), runs); err == nil {
 		t.Error("a .jpg plot should be refused")
+	}
+}
+
+// TestDashed: a dash pattern draws its share of a line, piece by piece.
+func TestDashed(t *testing.T) {
+	line := []pt{{0, 0}, {50, 0}, {50, 50}} // 100 long, turning once
+	pieces := dashed(line, []float64{6, 2})
+	drawn := 0.0
+	for _, p := range pieces {
+		for i := 1; i < len(p); i++ {
+			drawn += math.Hypot(p[i].x-p[i-1].x, p[i].y-p[i-1].y)
+		}
+	}
+	// twelve periods of 8 draw 72, the last 4 are drawn too
+	if len(pieces) != 13 || math.Abs(drawn-76) > 1e-6 {
+		t.Errorf("%d pieces drawing %.3f, want 13 drawing 76", len(pieces), drawn)
+	}
+	if got := dashed(line, nil); len(got) != 1 || len(got[0]) != 3 {
+		t.Errorf("no dashes: %v", got)
 	}
 }
 
