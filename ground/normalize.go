@@ -124,7 +124,7 @@ func (n *normalizer) product(fs []*hddl.Formula, neg bool, sub map[int]hddl.Term
 		if err != nil {
 			return nil, err
 		}
-		if acc, err = n.cross(acc, d); err != nil {
+		if acc, err = n.extend(acc, d); err != nil {
 			return nil, err
 		}
 		if len(acc) == 0 {
@@ -165,6 +165,18 @@ func (n *normalizer) cross(a, b []conj) ([]conj, error) {
 	return out, nil
 }
 
+// extend is cross for an accumulator the caller owns: a single
+// conjunction grows in place, so that a conjunction of many literals (a
+// universal precondition over a grid) is built in linear, not quadratic,
+// time and space.
+func (n *normalizer) extend(acc, d []conj) ([]conj, error) {
+	if len(acc) == 1 && len(d) == 1 {
+		acc[0] = append(acc[0], d[0]...)
+		return acc, nil
+	}
+	return n.cross(acc, d)
+}
+
 func (n *normalizer) limit(d []conj, pos hddl.Pos) ([]conj, error) {
 	if len(d) > maxDisjuncts {
 		return nil, fmt.Errorf("%s: precondition has more than %d disjuncts", pos, maxDisjuncts)
@@ -189,7 +201,7 @@ func (n *normalizer) expand(f *hddl.Formula, neg bool, sub map[int]hddl.Term) ([
 			if err != nil {
 				return err
 			}
-			acc, err = n.cross(acc, d)
+			acc, err = n.extend(acc, d)
 			return err
 		}
 		for _, o := range n.objectsOf(scope[vars[i]].Type) {

@@ -1,6 +1,10 @@
 package ground
 
-import "unsafe"
+import (
+	"math"
+	"math/bits"
+	"unsafe"
+)
 
 // relation is a set of tuples of object indices with per-column indexes.
 // An index is built the first time a lookup asks for its column and kept
@@ -11,10 +15,10 @@ import "unsafe"
 // objects); the rare tuple whose values do not fit is keyed by its bytes.
 type relation struct {
 	arity int
-	data  []int32             // tuples, arity values each
-	small map[uint64]int32    // tuples that pack
-	set   map[string]int32    // tuples that do not; nil until needed
-	index []map[int32][]int32 // per column; nil until used
+	data  []int32          // tuples, arity values each
+	small u64map           // tuples that pack
+	set   map[string]int32 // tuples that do not; nil until needed
+	index []*colIndex      // per column; nil until used
 	// multi holds, per set of two or more columns (a bit mask), an index
 	// on their values together; built when a lookup first asks for it
 	multi map[uint64]*multiIndex
@@ -24,12 +28,47 @@ type relation struct {
 // to the tuples that hold them.
 type multiIndex struct {
 	cols  []int
-	small map[uint64][]int32
+	small u64map    // packed values -> position in lists
+	lists [][]int32 // tuple indices
 	big   map[string][]int32
 }
 
+// colIndex maps a column's value to the tuples that hold it: by position
+// for the small non-negative values object indices are, else by a map.
+type colIndex struct {
+	dense [][]int32
+	other map[int32][]int32
+}
+
+// denseLimit bounds colIndex.dense (24 bytes a value).
+const denseLimit = 4096
+
+func (c *colIndex) add(v, i int32) {
+	if v >= 0 && v < denseLimit {
+		if int(v) >= len(c.dense) {
+			c.dense = append(c.dense, make([][]int32, int(v)+1-len(c.dense))...)
+		}
+		c.dense[v] = append(c.dense[v], i)
+		return
+	}
+	if c.other == nil {
+		c.other = map[int32][]int32{}
+	}
+	c.other[v] = append(c.other[v], i)
+}
+
+func (c *colIndex) get(v int32) []int32 {
+	if v >= 0 && v < denseLimit {
+		if int(v) < len(c.dense) {
+			return c.dense[v]
+		}
+		return nil
+	}
+	return c.other[v]
+}
+
 func newRelation(arity int) *relation {
-	return &relation{arity: arity, small: map[uint64]int32{}, index: make([]map[int32][]int32, arity)}
+	return &relation{arity: arity, index: make([]*colIndex, arity)}
 }
 
 // pack returns the packed key of t and whether t's values fit.
@@ -59,7 +98,7 @@ func key(t []int32) []byte {
 // size is the number of tuples.
 func (r *relation) size() int {
 	if r.arity == 0 {
-		return len(r.small) // the empty tuple always packs
+		return r.small.n // the empty tuple always packs
 	}
 	return len(r.data) / r.arity
 }
@@ -72,8 +111,7 @@ func (r *relation) tuple(i int32) []int32 {
 // find returns the index of t.
 func (r *relation) find(t []int32) (int32, bool) {
 	if k, ok := pack(t); ok {
-		i, ok := r.small[k]
-		return i, ok
+		return r.small.get(k)
 	}
 	i, ok := r.set[string(key(t))]
 	return i, ok
@@ -83,10 +121,9 @@ func (r *relation) find(t []int32) (int32, bool) {
 func (r *relation) add(t []int32) (int32, bool) {
 	i := int32(r.size())
 	if k, ok := pack(t); ok {
-		if j, ok := r.small[k]; ok {
+		if j, fresh := r.small.getOrPut(k, i); !fresh {
 			return j, false
 		}
-		r.small[k] = i
 	} else {
 		if j, ok := r.set[string(key(t))]; ok {
 			return j, false
@@ -99,7 +136,7 @@ func (r *relation) add(t []int32) (int32, bool) {
 	r.data = append(r.data, t...)
 	for col, idx := range r.index {
 		if idx != nil {
-			idx[t[col]] = append(idx[t[col]], i)
+			idx.add(t[col], i)
 		}
 	}
 	for _, mi := range r.multi {
@@ -116,7 +153,11 @@ func (mi *multiIndex) add(t []int32, i int32) {
 		vals = append(vals, t[c])
 	}
 	if k, ok := pack(vals); ok {
-		mi.small[k] = append(mi.small[k], i)
+		j, fresh := mi.small.getOrPut(k, int32(len(mi.lists)))
+		if fresh {
+			mi.lists = append(mi.lists, nil)
+		}
+		mi.lists[j] = append(mi.lists[j], i)
 		return
 	}
 	if mi.big == nil {
@@ -130,7 +171,7 @@ func (mi *multiIndex) add(t []int32, i int32) {
 func (r *relation) lookupCols(mask uint64, cols []int, vals []int32) []int32 {
 	mi := r.multi[mask]
 	if mi == nil {
-		mi = &multiIndex{cols: append([]int(nil), cols...), small: map[uint64][]int32{}}
+		mi = &multiIndex{cols: append([]int(nil), cols...)}
 		for i := 0; i < r.size(); i++ {
 			mi.add(r.tuple(int32(i)), int32(i))
 		}
@@ -140,7 +181,10 @@ func (r *relation) lookupCols(mask uint64, cols []int, vals []int32) []int32 {
 		r.multi[mask] = mi
 	}
 	if k, ok := pack(vals); ok {
-		return mi.small[k]
+		if j, ok := mi.small.get(k); ok {
+			return mi.lists[j]
+		}
+		return nil
 	}
 	return mi.big[string(key(vals))]
 }
@@ -149,12 +193,93 @@ func (r *relation) lookupCols(mask uint64, cols []int, vals []int32) []int32 {
 func (r *relation) lookup(col int, v int32) []int32 {
 	idx := r.index[col]
 	if idx == nil {
-		idx = map[int32][]int32{}
+		idx = &colIndex{}
 		for i := 0; i < r.size(); i++ {
-			x := r.data[i*r.arity+col]
-			idx[x] = append(idx[x], int32(i))
+			idx.add(r.data[i*r.arity+col], int32(i))
 		}
 		r.index[col] = idx
 	}
-	return idx[v]
+	return idx.get(v)
+}
+
+// u64map maps uint64 keys to int32 values by open addressing (linear
+// probing, Fibonacci hashing). Relations key their tuples by packed
+// uint64s; Go's map spent about a quarter of grounding a Sudoku problem
+// hashing and probing them.
+type u64map struct {
+	keys []uint64 // key+1 per slot; 0 is an empty slot
+	vals []int32
+	n    int
+	// the key MaxUint64 (four values of 65,535) has no key+1: kept apart
+	hasMax bool
+	maxVal int32
+}
+
+func (m *u64map) slot(k uint64) int {
+	shift := 64 - bits.TrailingZeros(uint(len(m.keys)))
+	return int((k * 0x9E3779B97F4A7C15) >> shift)
+}
+
+// get returns the value of k.
+func (m *u64map) get(k uint64) (int32, bool) {
+	if k == math.MaxUint64 {
+		return m.maxVal, m.hasMax
+	}
+	if len(m.keys) == 0 {
+		return 0, false
+	}
+	mask := len(m.keys) - 1
+	for i := m.slot(k); ; i = (i + 1) & mask {
+		switch m.keys[i] {
+		case k + 1:
+			return m.vals[i], true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// getOrPut returns the value of k and false, or stores v for k and
+// returns v and true.
+func (m *u64map) getOrPut(k uint64, v int32) (int32, bool) {
+	if k == math.MaxUint64 {
+		if m.hasMax {
+			return m.maxVal, false
+		}
+		m.hasMax, m.maxVal = true, v
+		m.n++
+		return v, true
+	}
+	if 4*(m.n+1) > 3*len(m.keys) {
+		m.grow()
+	}
+	mask := len(m.keys) - 1
+	for i := m.slot(k); ; i = (i + 1) & mask {
+		switch m.keys[i] {
+		case k + 1:
+			return m.vals[i], false
+		case 0:
+			m.keys[i], m.vals[i] = k+1, v
+			m.n++
+			return v, true
+		}
+	}
+}
+
+// grow doubles the table (8 slots at first) and re-inserts every key.
+func (m *u64map) grow() {
+	keys, vals := m.keys, m.vals
+	size := max(8, 2*len(keys))
+	m.keys, m.vals = make([]uint64, size), make([]int32, size)
+	mask := size - 1
+	for j, k1 := range keys {
+		if k1 == 0 {
+			continue
+		}
+		i := m.slot(k1 - 1)
+		for m.keys[i] != 0 {
+			i = (i + 1) & mask
+		}
+		m.keys[i], m.vals[i] = k1, vals[j]
+	}
 }

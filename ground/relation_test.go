@@ -1,6 +1,7 @@
 package ground
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 )
@@ -23,6 +24,11 @@ func TestRelation(t *testing.T) {
 				default:
 					tup[c] = rng.Int31n(6) // small, so that tuples repeat
 				}
+			}
+			if n == 1500 && arity >= 2 {
+				// indexes built half-way must be kept up to date
+				r.lookup(0, 0)
+				r.lookupCols(3, []int{0, 1}, []int32{0, 0})
 			}
 			i, fresh := r.add(tup[:arity])
 			old, seen := want[tup]
@@ -65,8 +71,16 @@ func TestRelation(t *testing.T) {
 			}
 		}
 		// every column's index lists exactly the tuples holding the value
+		var large []int32 // values too large for a dense index
+		for _, tup := range order[:min(len(order), 20)] {
+			for c := 0; c < arity; c++ {
+				if tup[c] >= 6 {
+					large = append(large, tup[c])
+				}
+			}
+		}
 		for c := 0; c < arity; c++ {
-			for v := int32(0); v < 6; v++ {
+			for _, v := range append([]int32{0, 1, 2, 3, 4, 5, 6, -1}, large...) {
 				n := 0
 				for _, tup := range order {
 					if tup[c] == v {
@@ -83,6 +97,72 @@ func TestRelation(t *testing.T) {
 					}
 				}
 			}
+		}
+		// and the index on the first two columns together
+		if arity < 2 {
+			continue
+		}
+		pairs := map[[2]int32]int{}
+		for _, tup := range order {
+			pairs[[2]int32{tup[0], tup[1]}]++
+		}
+		pairs[[2]int32{1<<30 + 7, 0}] = 0
+		for p, n := range pairs {
+			got := r.lookupCols(3, []int{0, 1}, p[:])
+			if len(got) != n {
+				t.Fatalf("arity %d: lookupCols(%v) has %d tuples, want %d", arity, p, len(got), n)
+			}
+			for _, i := range got {
+				if tu := r.tuple(i); tu[0] != p[0] || tu[1] != p[1] {
+					t.Fatalf("arity %d: lookupCols(%v) lists tuple %v", arity, p, tu)
+				}
+			}
+		}
+	}
+}
+
+// TestU64Map checks the open-addressing map against Go's, with keys that
+// collide in their low and high bits, MaxUint64 and zero included.
+func TestU64Map(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	var m u64map
+	want := map[uint64]int32{}
+	keys := []uint64{0, math.MaxUint64, math.MaxUint64 - 1, 1}
+	for i := 0; i < 5000; i++ {
+		switch rng.Intn(3) {
+		case 0:
+			keys = append(keys, uint64(rng.Intn(100))<<40)
+		case 1:
+			keys = append(keys, uint64(rng.Intn(100)))
+		default:
+			keys = append(keys, rng.Uint64())
+		}
+	}
+	for i, k := range keys {
+		v, fresh := m.getOrPut(k, int32(i))
+		old, seen := want[k]
+		if fresh == seen || seen && v != old {
+			t.Fatalf("getOrPut(%#x) = %d, %v; had %d, %v", k, v, fresh, old, seen)
+		}
+		if !seen {
+			want[k] = int32(i)
+		}
+	}
+	if m.n != len(want) {
+		t.Fatalf("%d keys, want %d", m.n, len(want))
+	}
+	for k, v := range want {
+		if got, ok := m.get(k); !ok || got != v {
+			t.Fatalf("get(%#x) = %d, %v; want %d", k, got, ok, v)
+		}
+	}
+	for i := 0; i < 1000; i++ {
+		k := rng.Uint64() | 1<<63
+		if _, ok := want[k]; ok {
+			continue
+		}
+		if _, ok := m.get(k); ok {
+			t.Fatalf("get(%#x) found a key never put", k)
 		}
 	}
 }
