@@ -121,18 +121,21 @@ func (v *verifier) satisfy(f *hddl.Formula, b []int32, at int) (bool, error) {
 	if f == nil {
 		return true, nil
 	}
-	var conj []*hddl.Formula
-	var flatten func(*hddl.Formula)
-	flatten = func(g *hddl.Formula) {
-		if g.Kind == hddl.FAnd {
-			for _, s := range g.Subs {
-				flatten(s)
+	conj, ok := v.conjs[f]
+	if !ok {
+		var flatten func(*hddl.Formula)
+		flatten = func(g *hddl.Formula) {
+			if g.Kind == hddl.FAnd {
+				for _, s := range g.Subs {
+					flatten(s)
+				}
+				return
 			}
-			return
+			conj = append(conj, g)
 		}
-		conj = append(conj, g)
+		flatten(f)
+		v.conjs[f] = conj
 	}
-	flatten(f)
 	unbound := func(g *hddl.Formula) int {
 		n := 0
 		for _, t := range g.Args {
@@ -142,21 +145,38 @@ func (v *verifier) satisfy(f *hddl.Formula, b []int32, at int) (bool, error) {
 		}
 		return n
 	}
-	mt := &matcher{v: v, vars: v.scope, b: b}
+	mt := &matcher{v: v, vars: v.scope, b: b, trail: v.trail[:0]}
+	defer func() { v.trail = mt.trail[:0] }() // reused by the next call
 	var rec func() (bool, error)
 	rec = func() (bool, error) {
 		if err := v.tick(); err != nil {
 			return false, err
 		}
-		// the positive atom with the fewest candidates binds next
+		// the positive atom with the fewest candidates binds next: the
+		// atoms of its predicate with the value of a bound argument
 		var best *hddl.Formula
+		var bestC []int32
 		bestN := -1
 		for _, g := range conj {
 			if g.Kind != hddl.FAtom || unbound(g) == 0 {
 				continue
 			}
-			if n := len(v.byPred[g.Pred]); bestN < 0 || n < bestN {
-				best, bestN = g, n
+			cands := v.byPred[g.Pred]
+			for pos, t := range g.Args {
+				o := int32(-1)
+				if !t.IsVar() {
+					o = int32(t.Obj())
+				} else if b[t.Var()] >= 0 {
+					o = b[t.Var()]
+				}
+				if o >= 0 {
+					if c := v.withArg(g.Pred, pos, o); len(c) < len(cands) {
+						cands = c
+					}
+				}
+			}
+			if n := len(cands); bestN < 0 || n < bestN {
+				best, bestC, bestN = g, cands, n
 			}
 		}
 		if best == nil {
@@ -168,7 +188,7 @@ func (v *verifier) satisfy(f *hddl.Formula, b []int32, at int) (bool, error) {
 			}
 			return v.holds(f, b, at)
 		}
-		for _, id := range v.byPred[best.Pred] {
+		for _, id := range bestC {
 			if !v.value(id, at) {
 				continue
 			}

@@ -28,9 +28,42 @@ func (v *verifier) atomKey(pred int, args []int32) []byte {
 	return k
 }
 
+// packedKey packs a ground atom into one integer when it fits: the
+// predicate in 16 bits, then 48/n bits for each of n <= 4 arguments. Most
+// atoms fit, and a map with integer keys is several times faster than one
+// keyed by bytes.
+func packedKey(pred int, args []int32) (uint64, bool) {
+	n := len(args)
+	if pred >= 1<<16 || n > 4 {
+		return 0, false
+	}
+	k := uint64(pred)
+	if n == 0 {
+		return k << 48, true
+	}
+	bits := 48 / n
+	for _, a := range args {
+		if a < 0 || uint64(a) >= 1<<bits {
+			return 0, false
+		}
+		k = k<<bits | uint64(a)
+	}
+	return k << (48 - bits*n), true
+}
+
+// lookup returns the id of a ground atom and whether it has one.
+func (v *verifier) lookup(pred int, args []int32) (int32, bool) {
+	if k, ok := packedKey(pred, args); ok {
+		id, ok := v.packed[k]
+		return id, ok
+	}
+	id, ok := v.atoms[string(v.atomKey(pred, args))]
+	return id, ok
+}
+
 // atomID returns the id of a ground atom, or -1 if it was never true.
 func (v *verifier) atomID(pred int, args []int32) int32 {
-	if id, ok := v.atoms[string(v.atomKey(pred, args))]; ok {
+	if id, ok := v.lookup(pred, args); ok {
 		return id
 	}
 	return -1
@@ -38,18 +71,44 @@ func (v *verifier) atomID(pred int, args []int32) int32 {
 
 // intern returns the id of a ground atom, creating it (false initially).
 func (v *verifier) intern(pred int, args []int32) int32 {
-	k := v.atomKey(pred, args)
-	if id, ok := v.atoms[string(k)]; ok {
+	if id, ok := v.lookup(pred, args); ok {
 		return id
 	}
 	id := int32(len(v.atomArgs))
-	v.atoms[string(k)] = id
-	v.atomArgs = append(v.atomArgs, slices.Clone(args))
+	if k, ok := packedKey(pred, args); ok {
+		v.packed[k] = id
+	} else {
+		v.atoms[string(v.atomKey(pred, args))] = id
+	}
+	v.atomArgs = append(v.atomArgs, append(v.int32s(len(args))[:0], args...))
 	v.byPred[pred] = append(v.byPred[pred], id)
+	for pos, idx := range v.byArg[pred] {
+		if idx != nil {
+			idx[args[pos]] = append(idx[args[pos]], id)
+		}
+	}
 	v.init = append(v.init, false)
 	v.changes = append(v.changes, nil)
 	v.cur = append(v.cur, false)
 	return id
+}
+
+// withArg returns the atoms of pred whose argument pos is o, through an
+// index built on first use and kept up to date by intern.
+func (v *verifier) withArg(pred, pos int, o int32) []int32 {
+	if v.byArg[pred] == nil {
+		v.byArg[pred] = make([]map[int32][]int32, len(v.d.Predicates[pred].Params))
+	}
+	idx := v.byArg[pred][pos]
+	if idx == nil {
+		idx = map[int32][]int32{}
+		for _, id := range v.byPred[pred] {
+			a := v.atomArgs[id][pos]
+			idx[a] = append(idx[a], id)
+		}
+		v.byArg[pred][pos] = idx
+	}
+	return idx[o]
 }
 
 // value is the value of atom id (-1: never true) in state at.

@@ -18,11 +18,14 @@ func (v *verifier) object(name string, line int) (int32, error) {
 	return int32(i), nil
 }
 
-func (v *verifier) args(names []string, params []hddl.Param, what string, line int) ([]int32, error) {
+// kind and name say what the arguments are of ("action", "fill-cell"), for
+// messages.
+func (v *verifier) args(names []string, params []hddl.Param, kind, name string, line int) ([]int32, error) {
+	what := func() string { return kind + " " + name }
 	if len(names) != len(params) {
-		return nil, v.errf(line, "%s expects %d arguments, got %d", what, len(params), len(names))
+		return nil, v.errf(line, "%s expects %d arguments, got %d", what(), len(params), len(names))
 	}
-	out := make([]int32, len(names))
+	out := v.int32s(len(names))
 	for i, n := range names {
 		o, err := v.object(n, line)
 		if err != nil {
@@ -30,7 +33,7 @@ func (v *verifier) args(names []string, params []hddl.Param, what string, line i
 		}
 		if !v.d.IsSubtype(v.p.Objects[o].Type, params[i].Type) {
 			return nil, v.errf(line, "argument %d of %s must be of type %s, but %s is of type %s",
-				i+1, what, v.d.Types[params[i].Type].Name, n, v.d.Types[v.p.Objects[o].Type].Name)
+				i+1, what(), v.d.Types[params[i].Type].Name, n, v.d.Types[v.p.Objects[o].Type].Name)
 		}
 		out[i] = o
 	}
@@ -74,6 +77,7 @@ func (v *verifier) buildTree() error {
 func (v *verifier) makeNodes() error {
 	d := v.d
 	v.nodes = make(map[int]*vnode, len(v.plan.Actions)+len(v.plan.Decomps))
+	slab := make([]vnode, len(v.plan.Actions)+len(v.plan.Decomps)) // one allocation for every node
 	for i, a := range v.plan.Actions {
 		ai := d.ActionIndex(a.Name)
 		if ai < 0 {
@@ -82,14 +86,15 @@ func (v *verifier) makeNodes() error {
 			}
 			return v.errf(a.Line, "unknown action %s", a.Name)
 		}
-		args, err := v.args(a.Args, d.Actions[ai].Params(), "action "+a.Name, a.Line)
+		args, err := v.args(a.Args, d.Actions[ai].Params(), "action", a.Name, a.Line)
 		if err != nil {
 			return err
 		}
 		if _, dup := v.nodes[a.ID]; dup {
 			return v.errf(a.Line, "id %d used twice", a.ID)
 		}
-		v.nodes[a.ID] = &vnode{id: a.ID, line: a.Line, prim: true, schema: ai, args: args, pos: i, first: i, last: i}
+		slab[i] = vnode{id: a.ID, line: a.Line, prim: true, schema: ai, args: args, pos: i, first: i, last: i}
+		v.nodes[a.ID] = &slab[i]
 	}
 	for i := range v.plan.Decomps {
 		dc := &v.plan.Decomps[i]
@@ -100,7 +105,7 @@ func (v *verifier) makeNodes() error {
 			}
 			return v.errf(dc.Line, "unknown task %s", dc.Task)
 		}
-		args, err := v.args(dc.Args, d.Tasks[ti].Params, "task "+dc.Task, dc.Line)
+		args, err := v.args(dc.Args, d.Tasks[ti].Params, "task", dc.Task, dc.Line)
 		if err != nil {
 			return err
 		}
@@ -114,7 +119,9 @@ func (v *verifier) makeNodes() error {
 		if _, dup := v.nodes[dc.ID]; dup {
 			return v.errf(dc.Line, "id %d used twice", dc.ID)
 		}
-		v.nodes[dc.ID] = &vnode{id: dc.ID, line: dc.Line, schema: ti, args: args, dc: dc, method: mi, first: -1, last: -1}
+		n := &slab[len(v.plan.Actions)+i]
+		*n = vnode{id: dc.ID, line: dc.Line, schema: ti, args: args, dc: dc, method: mi, first: -1, last: -1}
+		v.nodes[dc.ID] = n
 	}
 	return nil
 }

@@ -30,8 +30,13 @@ import (
 // It returns nil for a valid plan, a *plan.Error naming the plan line of
 // the first problem found, or ctx's error when ctx ends first.
 func Verify(ctx context.Context, p *hddl.Problem, pl *plan.Plan) error {
-	v := &verifier{ctx: ctx, p: p, d: p.Domain, plan: pl, atoms: map[string]int32{}, typeObjs: map[int][]int{}}
+	atoms := len(p.Init) + 4*len(pl.Actions) // about what the plan makes
+	v := &verifier{ctx: ctx, p: p, d: p.Domain, plan: pl, atoms: map[string]int32{}, packed: make(map[uint64]int32, atoms),
+		typeObjs: map[int][]int{}, conjs: map[*hddl.Formula][]*hddl.Formula{}}
+	v.atomArgs = make([][]int32, 0, atoms)
+	v.changes = make([][]event, 0, atoms)
 	v.byPred = make([][]int32, len(v.d.Predicates))
+	v.byArg = make([][]map[int32][]int32, len(v.d.Predicates))
 	return v.run()
 }
 
@@ -42,9 +47,11 @@ type verifier struct {
 	d     *hddl.Domain
 	plan  *plan.Plan
 
-	atoms    map[string]int32 // ground atom key -> id
+	atoms    map[string]int32 // ground atom key -> id, for atoms packedKey cannot pack
+	packed   map[uint64]int32 // packed ground atom -> id
 	atomArgs [][]int32
-	byPred   [][]int32 // predicate -> atom ids
+	byPred   [][]int32             // predicate -> atom ids
+	byArg    [][]map[int32][]int32 // predicate, argument position, object -> atom ids; built on use
 	key      []byte
 	init     []bool    // per atom: true in the initial state
 	changes  [][]event // per atom: its changes, in plan order
@@ -55,7 +62,21 @@ type verifier struct {
 	typeObjs map[int][]int
 	nodes    map[int]*vnode
 	roots    []*vnode
-	scope    []hddl.Param // the variables of the formula being evaluated
+	scope    []hddl.Param                      // the variables of the formula being evaluated
+	trail    []int                             // satisfy's matcher trail, kept between calls
+	conjs    map[*hddl.Formula][]*hddl.Formula // satisfy's flattened conjunctions
+	block    []int32                           // what int32s carves slices from
+}
+
+// int32s returns a zeroed slice of n values carved from a shared block, so
+// that the many short argument lists of a plan cost few allocations.
+func (v *verifier) int32s(n int) []int32 {
+	if len(v.block) < n {
+		v.block = make([]int32, max(n, 1024))
+	}
+	out := v.block[:n:n]
+	v.block = v.block[n:]
+	return out
 }
 
 // vnode is one task of the decomposition tree.
