@@ -148,7 +148,7 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 // rarely.
 func slab(n int) int { return min(max(2*n, 32), 4096) }
 
-func readFormula(lex *lexer.PeekingLexer, depth int) (*formula, error) {
+func readFormula(lex tokens, depth int) (*formula, error) {
 	open := lex.Next() // "("
 	if depth > maxDepth {
 		return nil, &Error{Pos: posOf(open.Pos), Msg: "formula nested too deeply"}
@@ -201,7 +201,7 @@ func readFormula(lex *lexer.PeekingLexer, depth int) (*formula, error) {
 }
 
 // readTypedGroups reads "(" typedGroup* ")" after forall/exists.
-func readTypedGroups(lex *lexer.PeekingLexer, quant string) ([]*typedGroup, error) {
+func readTypedGroups(lex tokens, quant string) ([]*typedGroup, error) {
 	open := lex.Peek()
 	if open.Type != tokLParen {
 		return nil, unexpected(open, "\"(\" and the variables of "+quant)

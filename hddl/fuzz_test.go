@@ -11,8 +11,9 @@ import (
 )
 
 // FuzzParse feeds arbitrary bytes to the domain and problem readers. They
-// must never panic or hang, every error must carry a position, and whatever
-// parses must survive printing and re-reading unchanged. The seeds are the
+// must never panic or hang, every error must carry a position, whatever
+// parses must survive printing and re-reading unchanged, and the fast path
+// must agree with participle (sameParse). The seeds are the
 // embedded domains, the shared fixtures under ../testdata and the error
 // fixtures under testdata/errors.
 func FuzzParse(f *testing.F) {
@@ -29,6 +30,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		sameParse(t, "fuzz.hddl", string(src))
 		d, err := ParseDomain("fuzz.hddl", src)
 		checkErr(t, err)
 		if d != nil {

@@ -11,15 +11,25 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// parseSyntax reads one file into a syntax tree. Every failure, including
-// a panic inside the parser library, comes back as a positioned *Error.
-func parseSyntax(filename string, src []byte) (f *syntaxFile, err error) {
+// parseSyntax reads one file into a syntax tree: by the fast path when it
+// can (fastparse.go), else by participle. Every failure, including a panic
+// inside the parser library, comes back as a positioned *Error.
+func parseSyntax(filename string, src []byte) (*syntaxFile, error) {
+	text := string(src)
+	if f, ok := parseFast(filename, text); ok {
+		return f, nil
+	}
+	return parseSlow(filename, text)
+}
+
+// parseSlow reads one file with participle, the grammar of record.
+func parseSlow(filename, src string) (f *syntaxFile, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, &Error{Pos: Pos{File: filename}, Msg: fmt.Sprintf("internal parser error: %v", r)}
 		}
 	}()
-	lex, err := lexDef.LexBytes(filename, src)
+	lex, err := lexDef.LexString(filename, src)
 	if err != nil {
 		return nil, convertError(filename, err)
 	}

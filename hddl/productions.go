@@ -17,7 +17,7 @@ import (
 
 func isIdent(t *lexer.Token) bool { return t.Type == tokName || t.Type == tokVar }
 
-func nextIdent(lex *lexer.PeekingLexer) *ident {
+func nextIdent(lex tokens) *ident {
 	t := lex.Next()
 	return &ident{Pos: t.Pos, Value: t.Value}
 }
@@ -28,8 +28,17 @@ func word(t *lexer.Token, w string) bool {
 	return t.Type == tokName && strings.EqualFold(t.Value, w)
 }
 
+// tokens is what the hand-written productions read: participle's
+// PeekingLexer, or the stream of the fast path (fastparse.go).
+type tokens interface {
+	Peek() *lexer.Token
+	Next() *lexer.Token
+}
+
 // Parse reads "a b c", "a b - t" or "?x ?y - (either t u)".
-func (g *typedGroup) Parse(lex *lexer.PeekingLexer) error {
+func (g *typedGroup) Parse(lex *lexer.PeekingLexer) error { return g.parse(lex) }
+
+func (g *typedGroup) parse(lex tokens) error {
 	t := lex.Peek()
 	if !isIdent(t) {
 		return participle.NextMatch
@@ -73,7 +82,7 @@ func (g *typedGroup) Parse(lex *lexer.PeekingLexer) error {
 // inside one pair of parentheses; starts tells whether a token can begin
 // a single entry without "and". It returns participle.NextMatch, consuming
 // nothing, when the next token is not "(".
-func readAndList(lex *lexer.PeekingLexer, and *bool, entry func(open lexer.Position) error, starts func(*lexer.Token) bool, single func() error) error {
+func readAndList(lex tokens, and *bool, entry func(open lexer.Position) error, starts func(*lexer.Token) bool, single func() error) error {
 	if lex.Peek().Type != tokLParen {
 		return participle.NextMatch
 	}
@@ -105,7 +114,9 @@ func readAndList(lex *lexer.PeekingLexer, and *bool, entry func(open lexer.Posit
 
 // Parse reads a subtask list: "()", "(and (t1 (task args)) (task args) ...)"
 // or a single "(t1 (task args))" / "(task args)".
-func (l *subtaskList) Parse(lex *lexer.PeekingLexer) error {
+func (l *subtaskList) Parse(lex *lexer.PeekingLexer) error { return l.parse(lex) }
+
+func (l *subtaskList) parse(lex tokens) error {
 	l.Pos = lex.Peek().Pos
 	return readAndList(lex, &l.And, func(open lexer.Position) error {
 		b, err := readSubtaskBody(lex)
@@ -118,7 +129,7 @@ func (l *subtaskList) Parse(lex *lexer.PeekingLexer) error {
 }
 
 // readSubtaskBody reads "t (task args)" or "task args".
-func readSubtaskBody(lex *lexer.PeekingLexer) (*subtaskBody, error) {
+func readSubtaskBody(lex tokens) (*subtaskBody, error) {
 	t := lex.Peek()
 	if !isIdent(t) {
 		return nil, unexpected(t, "a name or a variable")
@@ -148,7 +159,9 @@ func readSubtaskBody(lex *lexer.PeekingLexer) (*subtaskBody, error) {
 
 // Parse reads an ordering list: "()", "(and (< t1 t2) ...)" or a single
 // "(< t1 t2)".
-func (l *orderingList) Parse(lex *lexer.PeekingLexer) error {
+func (l *orderingList) Parse(lex *lexer.PeekingLexer) error { return l.parse(lex) }
+
+func (l *orderingList) parse(lex tokens) error {
 	l.Pos = lex.Peek().Pos
 	return readAndList(lex, &l.And, func(open lexer.Position) error {
 		b, err := readOrderBody(lex)
@@ -162,7 +175,7 @@ func (l *orderingList) Parse(lex *lexer.PeekingLexer) error {
 
 // readOrderBody reads "< t1 t2" (or any name and ids, which the checker
 // judges).
-func readOrderBody(lex *lexer.PeekingLexer) (*orderBody, error) {
+func readOrderBody(lex tokens) (*orderBody, error) {
 	t := lex.Peek()
 	if !(t.Type == tokName || t.Type == tokOp && (t.Value == "<" || t.Value == ">")) {
 		return nil, unexpected(t, "\"<\" or \">\" or a name")
