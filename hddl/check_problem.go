@@ -65,7 +65,14 @@ func (c *checker) checkProblem(f *syntaxFile) {
 		}
 	}
 	if init != nil && init.Atoms != nil {
-		for _, a := range init.Atoms.nodes() {
+		atoms := init.Atoms.nodes()
+		p.Init = make([]Atom, 0, len(atoms))
+		n := 0
+		for _, a := range atoms {
+			n += len(a.Args)
+		}
+		c.initArgs = make([]int, 0, n) // every atom's arguments, in one block
+		for _, a := range atoms {
 			c.initAtom(a)
 		}
 	}

@@ -72,13 +72,16 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 		off:      pad,
 		line:     body.Pos.Line,
 	}
-	var out formulaList
 	// atoms, names and argument lists come from slabs: a large :init has
 	// most of a problem's atoms, and one allocation each was most of the
-	// parse's
-	var forms []formula
-	var idents []ident
-	var args []*ident
+	// parse's. The first slabs hold as many as the text has opening
+	// parentheses (atoms) and words (names): exactly enough for a
+	// well-formed body.
+	atoms, words := countInit(body.Value)
+	out := make(formulaList, 0, atoms)
+	forms := make([]formula, 0, atoms)
+	idents := make([]ident, 0, words)
+	args := make([]*ident, 0, max(words-atoms, 0))
 	var buf []*ident
 	newIdent := func(t *lexer.Token) *ident {
 		if len(idents) == cap(idents) {
@@ -141,6 +144,34 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 		}
 		out = append(out, f)
 	}
+}
+
+// countInit counts the opening parentheses and the words (runs of name
+// bytes, variables and operators included) of an :init body, comments
+// skipped.
+func countInit(s string) (atoms, words int) {
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ';':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			in = false
+		case c == '(':
+			atoms++
+			in = false
+		case isNameByte(c) || c == '?' || c == '=':
+			if !in {
+				words++
+			}
+			in = true
+		default:
+			in = false
+		}
+	}
+	return atoms, words
 }
 
 // slab is the size of the next slab after one of n: doubling from 32 to
