@@ -2,7 +2,7 @@ package ground
 
 import (
 	"context"
-	"fmt"
+	"encoding/binary"
 	"maps"
 	"slices"
 
@@ -93,7 +93,8 @@ type groupAnalysis struct {
 	work, maxWork int
 	tasks         []TaskID       // the choice tasks
 	valueOf       []int          // per method of a choice task: its value, else -1
-	offers        []map[int]bool // per choice task: its values
+	offers        []sets.Bits    // per choice task: its values
+	nOffers       []int          // per choice task: how many
 	methAdds      [][]FactID     // per method of a choice task
 	methNegs      [][]FactID
 	adj           []sets.Bits // exclusion graph over tasks' indices
@@ -138,12 +139,21 @@ func (a *groupAnalysis) findChoiceTasks() bool {
 			continue
 		}
 		a.tasks = append(a.tasks, id)
-		offers := map[int]bool{}
+	}
+	maxValue := 0
+	for _, id := range a.tasks {
 		for _, m := range t.Compound(id).Methods {
 			a.valueOf[m] = t.Methods[m].Args[0]
-			offers[a.valueOf[m]] = true
+			maxValue = max(maxValue, a.valueOf[m])
+		}
+	}
+	for _, id := range a.tasks {
+		offers := sets.NewBits(maxValue + 1)
+		for _, m := range t.Compound(id).Methods {
+			offers.Add(a.valueOf[m])
 		}
 		a.offers = append(a.offers, offers)
+		a.nOffers = append(a.nOffers, offers.AndCount(offers))
 	}
 	return len(a.tasks) >= 2
 }
@@ -155,7 +165,7 @@ func (a *groupAnalysis) mutualExclusions() map[[2]int]int {
 	t := a.t
 	a.methAdds = make([][]FactID, len(t.Methods))
 	a.methNegs = make([][]FactID, len(t.Methods))
-	index := map[TaskID]int{}
+	index := make([]int, t.NumTasks()) // choice task -> its position in a.tasks
 	var choiceMethods []MethodID
 	for i, id := range a.tasks {
 		if i&63 == 0 {
@@ -221,13 +231,8 @@ func (a *groupAnalysis) exclusionGraph(mutual map[[2]int]int) {
 	}
 	for pair, n := range mutual {
 		i, j := pair[0], pair[1]
-		shared := 0
-		for v := range a.offers[i] {
-			if a.offers[j][v] {
-				shared++
-			}
-		}
-		a.work += len(a.offers[i])
+		shared := a.offers[i].AndCount(a.offers[j])
+		a.work += a.nOffers[i]
 		if n == shared {
 			a.adj[i].Add(j)
 			a.adj[j].Add(i)
@@ -279,15 +284,18 @@ func (a *groupAnalysis) cliques() [][]int {
 // group may have been split into overlapping cliques.
 func (a *groupAnalysis) mergeCliques(cliques [][]int) [][]int {
 	compatible := func(i, j int) bool {
-		return i == j || a.adj[i].Has(j) || disjointValues(a.offers[i], a.offers[j])
+		return i == j || a.adj[i].Has(j) || a.offers[i].AndCount(a.offers[j]) == 0
 	}
-	var sets [][]int
+	var out [][]int
 	seen := map[string]bool{}
-	var fresh []int // of the clique k2 below, the tasks not in set
+	set := sets.NewBits(len(a.tasks))
+	var members []int // of set
+	var fresh []int   // of the clique k2 below, the tasks not in set
 	for _, k := range cliques {
-		set := map[int]bool{}
+		clear(set)
+		members = append(members[:0], k...)
 		for _, x := range k {
-			set[x] = true
+			set.Add(x)
 		}
 		for changed := true; changed && a.work <= a.maxWork && a.err == nil; {
 			changed = false
@@ -295,7 +303,7 @@ func (a *groupAnalysis) mergeCliques(cliques [][]int) [][]int {
 				overlap := 0
 				fresh = fresh[:0]
 				for _, x := range k2 {
-					if set[x] {
+					if set.Has(x) {
 						overlap++
 					} else {
 						fresh = append(fresh, x)
@@ -306,7 +314,7 @@ func (a *groupAnalysis) mergeCliques(cliques [][]int) [][]int {
 				}
 				ok := true
 				for _, x := range fresh {
-					for y := range set {
+					for _, y := range members {
 						if a.tick() || !compatible(x, y) {
 							ok = false
 							break
@@ -318,30 +326,29 @@ func (a *groupAnalysis) mergeCliques(cliques [][]int) [][]int {
 				}
 				if ok {
 					for _, x := range fresh {
-						set[x] = true
+						set.Add(x)
 					}
+					members = append(members, fresh...)
 					changed = true
 				}
 			}
 		}
-		members := slices.Sorted(maps.Keys(set))
-		key := fmt.Sprint(members)
+		key := bitsKey(set)
 		if !seen[key] {
 			seen[key] = true
-			sets = append(sets, members)
+			out = append(out, set.Members())
 		}
 	}
-	return sets
+	return out
 }
 
-// disjointValues reports whether two tasks offer no common value.
-func disjointValues(a, b map[int]bool) bool {
-	for v := range a {
-		if b[v] {
-			return false
-		}
+// bitsKey is a map key for a bit set.
+func bitsKey(b sets.Bits) string {
+	buf := make([]byte, 0, 8*len(b))
+	for _, w := range b {
+		buf = binary.LittleEndian.AppendUint64(buf, w)
 	}
-	return true
+	return string(buf)
 }
 
 // task returns the facts a task adds for good, and those it requires to be
