@@ -91,11 +91,11 @@ type groupAnalysis struct {
 	state      []int8     // per task: 0 new, 1 being computed, 2 done
 
 	work, maxWork int
-	tasks         []TaskID       // the choice tasks
-	valueOf       []int          // per method of a choice task: its value, else -1
-	offers        []sets.Bits    // per choice task: its values
-	nOffers       []int          // per choice task: how many
-	methAdds      [][]FactID     // per method of a choice task
+	tasks         []TaskID    // the choice tasks
+	valueOf       []int       // per method of a choice task: its value, else -1
+	offers        []sets.Bits // per choice task: its values
+	nOffers       []int       // per choice task: how many
+	methAdds      [][]FactID  // per method of a choice task
 	methNegs      [][]FactID
 	adj           []sets.Bits // exclusion graph over tasks' indices
 }
