@@ -88,13 +88,30 @@ type joinPlan struct {
 	// enumSize is the product of the sizes of their types (saturating):
 	// the most bindings one run can produce.
 	enumSize int64
+	// sizes are the atoms' relation sizes when the plan was made
+	sizes []int
+}
+
+// stale reports whether a relation of the plan has grown enough since it
+// was made (more than doubled) that another order may be better: during a
+// fixpoint, a plan made when a relation was nearly empty visits it first.
+func (pl *joinPlan) stale() bool {
+	for i, a := range pl.q.atoms {
+		if a.rel.size() > 2*pl.sizes[i]+16 {
+			return true
+		}
+	}
+	return false
 }
 
 // plan orders the atoms greedily given the variables bound beforehand.
 func (q *query) plan(bound []bool) *joinPlan {
 	b := append([]bool(nil), bound...)
 	isBound := func(t hddl.Term) bool { return !t.IsVar() || b[t.Var()] }
-	pl := &joinPlan{q: q}
+	pl := &joinPlan{q: q, sizes: make([]int, len(q.atoms))}
+	for i, a := range q.atoms {
+		pl.sizes[i] = a.rel.size()
+	}
 	done := make([]bool, len(q.filters))
 	attach := func() []int {
 		var out []int
@@ -126,29 +143,39 @@ func (q *query) plan(bound []bool) *joinPlan {
 			pl.steps = append(pl.steps, step{kind: stepCopy, v: v, from: from, checks: attach()})
 			continue
 		}
-		best, bestScore := -1, 0
+		// fully bound atoms are checks and come first; then atoms with a
+		// bound column, fewest expected matches first (the relation's
+		// size over the distinct values of its bound columns), the one
+		// binding more variables on a tie; then the smallest relation
+		best, bestClass, bestNew := -1, 0, 0
+		bestEst := 0.0
 		for i, a := range q.atoms {
 			if used[i] {
 				continue
 			}
-			nb := 0
-			for _, t := range a.args {
+			nb, fresh := 0, 0
+			est := float64(a.rel.size())
+			for col, t := range a.args {
 				if isBound(t) {
 					nb++
+					est /= float64(max(a.rel.distinct(col), 1))
+				} else if !slices.ContainsFunc(a.args[:col], func(u hddl.Term) bool { return u == t }) {
+					fresh++
 				}
 			}
-			// fully bound atoms are checks; then atoms with a bound column;
-			// smaller relations first within each class
 			class := 0
 			switch {
 			case nb == len(a.args):
 				class = 2
 			case nb > 0:
 				class = 1
+			default:
+				fresh = 0 // smallest relation first, however many it binds
 			}
-			score := class<<40 - a.rel.size()
-			if best < 0 || score > bestScore {
-				best, bestScore = i, score
+			better := best < 0 || class > bestClass ||
+				class == bestClass && (est < bestEst || est == bestEst && fresh > bestNew)
+			if better {
+				best, bestClass, bestNew, bestEst = i, class, fresh, est
 			}
 		}
 		if best < 0 {

@@ -120,7 +120,7 @@ func filterAnchor(i int) int { return -2 - i }
 // filterAnchor(i) for filter i): the anchor's tuple is given, so its
 // variables are bound and the atom itself needs no visit.
 func (r *rule) plan(anchorAtom int, binding []int32) *joinPlan {
-	if pl, ok := r.plans[anchorAtom]; ok {
+	if pl, ok := r.plans[anchorAtom]; ok && !pl.stale() {
 		return pl
 	}
 	bound := make([]bool, len(binding))

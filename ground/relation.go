@@ -36,8 +36,9 @@ type multiIndex struct {
 // colIndex maps a column's value to the tuples that hold it: by position
 // for the small non-negative values object indices are, else by a map.
 type colIndex struct {
-	dense [][]int32
-	other map[int32][]int32
+	dense    [][]int32
+	other    map[int32][]int32
+	distinct int // values with a tuple
 }
 
 // denseLimit bounds colIndex.dense (24 bytes a value).
@@ -48,11 +49,17 @@ func (c *colIndex) add(v, i int32) {
 		if int(v) >= len(c.dense) {
 			c.dense = append(c.dense, make([][]int32, int(v)+1-len(c.dense))...)
 		}
+		if len(c.dense[v]) == 0 {
+			c.distinct++
+		}
 		c.dense[v] = append(c.dense[v], i)
 		return
 	}
 	if c.other == nil {
 		c.other = map[int32][]int32{}
+	}
+	if len(c.other[v]) == 0 {
+		c.distinct++
 	}
 	c.other[v] = append(c.other[v], i)
 }
@@ -191,6 +198,16 @@ func (r *relation) lookupCols(mask uint64, cols []int, vals []int32) []int32 {
 
 // lookup returns the indices of the tuples whose column col holds v.
 func (r *relation) lookup(col int, v int32) []int32 {
+	return r.colIndex(col).get(v)
+}
+
+// distinct returns the number of distinct values in column col.
+func (r *relation) distinct(col int) int {
+	return r.colIndex(col).distinct
+}
+
+// colIndex returns the index of column col, built on first use.
+func (r *relation) colIndex(col int) *colIndex {
 	idx := r.index[col]
 	if idx == nil {
 		idx = &colIndex{}
@@ -199,7 +216,7 @@ func (r *relation) lookup(col int, v int32) []int32 {
 		}
 		r.index[col] = idx
 	}
-	return idx.get(v)
+	return idx
 }
 
 // u64map maps uint64 keys to int32 values by open addressing (linear
