@@ -89,3 +89,46 @@ func TestSkipping(t *testing.T) {
 		}
 	}
 }
+
+// stoppable is gophersat behind the incremental interface with a time
+// limit, as the linked CaDiCaL is: what Config.Skip needs for horizons.
+type stoppable struct{ satenc.Gophersat }
+
+func (stoppable) Incremental() satenc.Incremental {
+	return &stoppableIncr{satenc.NewIncremental(satenc.Gophersat{})}
+}
+
+type stoppableIncr struct{ satenc.Incremental }
+
+func (s *stoppableIncr) SolveWithin(ctx context.Context, d time.Duration, assumptions ...satenc.Lit) (bool, bool, error) {
+	sub, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	sat, err := s.Solve(sub, assumptions...)
+	if err != nil && ctx.Err() == nil {
+		return false, false, nil
+	}
+	return sat, err == nil, err
+}
+
+// TestHorizons: with Skip and a solver that can be stopped, the engine
+// shares time among several depths at once (algorithm B) and still finds
+// a plan that verifies, at the depth the task needs when every slice is
+// long enough to decide.
+func TestHorizons(t *testing.T) {
+	p, task := testutil.LoadTask(t, "testdata/align-domain.hddl", "testdata/align-problem.hddl")
+	f := testutil.Compact(t, task)
+	ctx := context.Background()
+	sol, st, err := satenc.Solve(ctx, f.Task, satenc.Config{Solver: stoppable{}, MaxDepth: 12, Skip: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Incremental {
+		t.Error("the stoppable solver was not used incrementally")
+	}
+	if err := verify.Verify(ctx, p, f.Unfold(sol).ToPlan(f.Orig)); err != nil {
+		t.Fatalf("depth %d: %v", st.Depth, err)
+	}
+	if st.Depth != 5 || st.Skipped != 0 {
+		t.Errorf("depth %d, %d slices ran out; want depth 5, none", st.Depth, st.Skipped)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/verify"
@@ -14,7 +15,9 @@ import (
 // TestCadicalIncremental: the linked CaDiCaL keeps what it learnt when a
 // layer has no plan. Over the depths a problem needs, one solver growing
 // with the layers learns fewer clauses in all than a fresh solver for
-// each depth under the same assumption, and the plan verifies.
+// each depth under the same assumption, and the plan verifies. The depths
+// are asked one at a time (OneDepth): sharing time among depths would
+// count the clauses of searches stopped undecided too.
 func TestCadicalIncremental(t *testing.T) {
 	// both need five layers, and the first four fail
 	cases := []struct{ domain, problem string }{
@@ -27,7 +30,7 @@ func TestCadicalIncremental(t *testing.T) {
 	for _, c := range cases {
 		p, f := loadIPC(t, c.domain, c.problem)
 		ctx := context.Background()
-		sol, st, err := satenc.Solve(ctx, f.Task, satenc.Config{Solver: satenc.Cadical{}})
+		sol, st, err := satenc.Solve(ctx, f.Task, satenc.Config{Solver: satenc.Cadical{}, OneDepth: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,5 +69,25 @@ func TestCadicalIncremental(t *testing.T) {
 		if st.Learnt < 0 || st.Learnt >= scratch {
 			t.Errorf("%s %s: %d clauses learnt incrementally, %d from scratch", c.domain, c.problem, st.Learnt, scratch)
 		}
+	}
+}
+
+// TestCadicalHorizons: with slices of 20 µs, searches are stopped and
+// resumed across several open depths (algorithm B), and the plan found
+// still verifies, at a depth no shallower than the one the task needs.
+func TestCadicalHorizons(t *testing.T) {
+	defer satenc.SetHorizonSlice(20 * time.Microsecond)()
+	p, f := loadIPC(t, "Satellite-GTOHP", "p10")
+	ctx := context.Background()
+	sol, st, err := satenc.Solve(ctx, f.Task, satenc.Config{Solver: satenc.Cadical{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify.Verify(ctx, p, f.Unfold(sol).ToPlan(f.Orig)); err != nil {
+		t.Fatalf("depth %d: %v", st.Depth, err)
+	}
+	t.Logf("depth %d, %d searches, %d stopped undecided", st.Depth, st.Tries, st.Skipped)
+	if st.Depth < 5 || st.Skipped == 0 {
+		t.Errorf("depth %d, %d searches stopped; want depth 5 or more after stopped searches", st.Depth, st.Skipped)
 	}
 }

@@ -3,6 +3,7 @@ package satenc
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
@@ -20,9 +21,14 @@ type Config struct {
 	// NoIncremental encodes and solves each depth on its own even with an
 	// incremental solver.
 	NoIncremental bool
-	// Skip gives every layer but the last a time budget and moves on to a
-	// deeper layer when it runs out (see Solve).
+	// Skip, with a solver that cannot be stopped and resumed, gives every
+	// layer but the last a time budget and moves on to a deeper layer when
+	// it runs out (see Solve). A solver that can (the linked CaDiCaL)
+	// shares its time among several depths anyway, unless OneDepth.
 	Skip bool
+	// OneDepth asks a solver that can be stopped and resumed one depth at
+	// a time, each to the end, instead of sharing its time among several.
+	OneDepth bool
 	Options
 }
 
@@ -42,7 +48,7 @@ type Stats struct {
 	Linear      bool // the task had partial orders that were linearised
 	Recursive   bool
 	Incremental bool // one incremental solver grew with the layers
-	Skipped     int  // layers left undecided when their time budget ran out
+	Skipped     int  // searches left undecided when their time ran out (layers, or slices of horizons)
 	// Learnt counts the clauses the solver learnt over all layers, when
 	// it says (the linked CaDiCaL does); else -1.
 	Learnt int64
@@ -62,23 +68,28 @@ var ErrDepthLimit = plan.ErrDepthLimit
 // (smaller, and simpler for them; Config.NoIncremental asks for this way
 // with CaDiCaL too).
 //
-// With Config.Skip, each layer but the last that will be tried gets a
-// time budget (half a second, or a third of the time spent so far if that
-// is more). When it runs out, the layer is left undecided and one a
-// quarter deeper is asked next. A plan of k layers is also one of k+1 (its
-// actions pass down), so nothing is lost, and a deeper formula, with room
-// to spare, can be easier to satisfy than a shallower one is to refute:
-// Multiarm-Blocksworld pfile_02_020 takes seconds to refute at 41 layers
-// and is solved at 80 in 2.6 s. But it can be harder too:
-// AssemblyHierarchical genericLinearProblem_depth06 needs 25 layers, which
-// take 7 s without skipping; skipping leaves 25 undecided and goes on
-// into ever larger formulas without a plan. So it is not the default. The
-// last layer has no budget, so a plan within MaxDepth is found whenever
-// one exists, given the time. This is the plainest sequential form of the
-// horizon schedules of Rintanen, Heljanko and Niemelä ("Planning as
+// A solver that can be stopped and resumed (the linked CaDiCaL) shares its
+// time among up to four depths at once, shallower ones getting more
+// (algorithm B of Rintanen, Heljanko and Niemelä, "Planning as
 // satisfiability: parallel plans and algorithms for plan search", AIJ
-// 2006); their algorithm B, which keeps giving shallower horizons time,
-// would keep both wins.
+// 2006; see solveHorizons). A deeper formula, with room to spare, can be
+// easier to satisfy than a shallower one is to refute: Multiarm-Blocksworld
+// pfile_02_020 is not solved in 60 s one depth at a time, and is solved at
+// 64 layers in 25 s of CPU time this way. It can cost too (Transport
+// pfile30: 29 s one depth at a time, 42 s shared). Where each depth is
+// decided at once, the depths are asked one after the other as before.
+// Config.OneDepth asks them one at a time, each to the end.
+//
+// With Config.Skip, a solver that cannot be resumed gives each layer but
+// the last that will be tried a time budget (half a second, or a third of
+// the time spent so far if that is more). When it runs out, the layer is
+// left undecided and one a quarter deeper is asked next. A plan of k
+// layers is also one of k+1 (its actions pass down), so nothing is lost;
+// but a skipped layer is never asked again, so a plan at that depth can be
+// missed for ever deeper formulas (AssemblyHierarchical
+// genericLinearProblem_depth06 needs 25 layers and times out), and it is
+// not the default. The last layer has no budget, so a plan within MaxDepth
+// is found whenever one exists, given the time.
 func Solve(ctx context.Context, t *ground.Task, cfg Config) (*ground.Solution, *Stats, error) {
 	if cfg.Solver == nil {
 		cfg.Solver = Default()
@@ -170,13 +181,14 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 	if l, ok := s.(interface{ Learnt() int64 }); ok {
 		defer func() { st.Learnt = l.Learnt() }()
 	}
-	ls, ok := s.(limited)
-	skip := &skipping{on: ok && cfg.Skip, start: time.Now()}
 	t0 := time.Now()
 	enc, err := NewEncoding(ctx, t, s, cfg.Options)
 	st.Encode += time.Since(t0)
 	if err != nil {
 		return nil, err
+	}
+	if ls, ok := s.(limited); ok && !cfg.OneDepth && from < to {
+		return solveHorizons(ctx, enc, s, ls, cfg, from, to, st)
 	}
 	for depth, ask := 1, from; depth <= to; depth++ {
 		t0 := time.Now()
@@ -207,12 +219,7 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		default:
 			assume = append(assume, final)
 		}
-		sat, decided := false, true
-		if b := skip.budget(depth, to); b > 0 {
-			sat, decided, err = ls.SolveWithin(ctx, b, assume...)
-		} else {
-			sat, err = s.Solve(ctx, assume...)
-		}
+		sat, err := s.Solve(ctx, assume...)
 		st.Solve += time.Since(t1)
 		if err != nil {
 			return nil, err
@@ -220,12 +227,174 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		if sat {
 			return decode(enc, s.Model(), cfg, st)
 		}
+		ask = depth + 1
+	}
+	return nil, nil
+}
+
+// solveHorizons is Config.Skip with an incremental solver that can stop a
+// search and resume it later: algorithm B of Rintanen, Heljanko and
+// Niemelä, as a schedule of time slices over a few open horizons (depths)
+// at once, shallower ones getting more time (see schedule). The formula
+// grows to the deepest open horizon; each horizon is asked under the
+// assumption that its layer is final, which stays a question about plans
+// of that many layers however deep the formula has grown, since a plan's
+// actions pass down unchanged to deeper layers. A horizon found
+// unsatisfiable closes every shallower one too.
+func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited, cfg Config, from, to int, st *Stats) (*ground.Solution, error) {
+	sc := newSchedule(from, to)
+	finals := map[int]Lit{}
+	for {
+		// open horizons, growing the formula to each
+		for d, ok := sc.opening(); ok; d, ok = sc.opening() {
+			t0 := time.Now()
+			for len(enc.layers) < d {
+				if err := enc.AddLayer(); err != nil {
+					return nil, err
+				}
+			}
+			final, err := enc.Final()
+			st.Encode += time.Since(t0)
+			if err != nil {
+				return nil, err
+			}
+			finals[d] = final
+			sc.add(d)
+		}
+		d, slice, ok := sc.pick()
+		if !ok {
+			return nil, nil
+		}
+		var assume []Lit
+		if f := finals[d]; f != 0 {
+			assume = append(assume, f)
+		}
+		st.Tries++
+		t1 := time.Now()
+		sat, decided := false, true
+		var err error
+		if slice > 0 {
+			sat, decided, err = ls.SolveWithin(ctx, slice, assume...)
+		} else {
+			sat, err = s.Solve(ctx, assume...)
+		}
+		spent := time.Since(t1)
+		st.Solve += spent
+		if err != nil {
+			return nil, err
+		}
+		if sat {
+			st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = d, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
+			return decode(enc, s.Model(), cfg, st)
+		}
 		if !decided {
 			st.Skipped++
 		}
-		ask = skip.next(depth, to, decided)
+		sc.done(d, spent, decided)
+		st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = sc.deepest(), enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
 	}
-	return nil, nil
+}
+
+// schedule shares the solver's time among open horizons, the depths asked
+// at once: up to horizonWidth of them, each new one deeper than the last
+// by an eighth, opened only when the open ones all had a slice without an
+// answer. A slice goes to the open horizon i (0 the shallowest)
+// whose time so far is least against horizonGamma^i, so that each horizon
+// gets about horizonGamma times the time of the one before it. Slices last
+// horizonSlice, or a tenth of the time so far if that is more; when one
+// horizon is left and none can be opened, it runs without a limit.
+type schedule struct {
+	from, to int
+	next     int // the depth of the next horizon to open
+	open     []horizon
+	start    time.Time
+}
+
+type horizon struct {
+	depth int
+	spent time.Duration
+}
+
+// The pace of schedule (variables for the tests).
+var (
+	horizonWidth       = 4
+	horizonGamma       = 0.7
+	horizonSlice       = 250 * time.Millisecond
+	horizonShare int64 = 10
+)
+
+func newSchedule(from, to int) *schedule {
+	return &schedule{from: from, to: to, next: from, start: time.Now()}
+}
+
+// opening returns the depth of a horizon to open: when there is room and
+// every open horizon has had a slice without an answer. So a task whose
+// depths are each decided at once goes through them one by one, and no
+// deeper layer is encoded before it can help (encoding Towers' 72 layers
+// takes most of its 30 s).
+func (s *schedule) opening() (int, bool) {
+	if len(s.open) >= horizonWidth || s.next > s.to {
+		return 0, false
+	}
+	for _, h := range s.open {
+		if h.spent == 0 {
+			return 0, false
+		}
+	}
+	return s.next, true
+}
+
+// add opens the horizon at depth d (what opening returned).
+func (s *schedule) add(d int) {
+	s.open = append(s.open, horizon{depth: d})
+	s.next = d + max(1, d/8)
+}
+
+// pick returns the horizon to run next and its slice (0: no limit).
+func (s *schedule) pick() (depth int, slice time.Duration, ok bool) {
+	if len(s.open) == 0 {
+		return 0, 0, false
+	}
+	if len(s.open) == 1 && s.next > s.to {
+		return s.open[0].depth, 0, true
+	}
+	best, bestScore := 0, math.Inf(1)
+	w := 1.0
+	for i, h := range s.open {
+		if score := float64(h.spent) / w; score < bestScore {
+			best, bestScore = i, score
+		}
+		w *= horizonGamma
+	}
+	slice = max(horizonSlice, time.Since(s.start)/time.Duration(horizonShare))
+	return s.open[best].depth, slice, true
+}
+
+// done records a slice of horizon d: decided means unsatisfiable, which
+// closes d and every shallower horizon (a plan of fewer layers is one of
+// d layers too).
+func (s *schedule) done(d int, spent time.Duration, decided bool) {
+	if decided {
+		k := 0
+		for k < len(s.open) && s.open[k].depth <= d {
+			k++
+		}
+		s.open = s.open[k:]
+		return
+	}
+	for i := range s.open {
+		if s.open[i].depth == d {
+			s.open[i].spent += spent
+		}
+	}
+}
+
+// deepest is the depth of the deepest horizon opened so far.
+func (s *schedule) deepest() int {
+	if len(s.open) > 0 {
+		return s.open[len(s.open)-1].depth
+	}
+	return s.next - 1
 }
 
 // solveDepths encodes and solves the formula of each depth on its own.

@@ -46,3 +46,11 @@ func CheckAlignments(e *Encoding) error {
 	}
 	return nil
 }
+
+// SetHorizonSlice sets the shortest slice of time a horizon gets (see
+// schedule) until restore is called.
+func SetHorizonSlice(d time.Duration) (restore func()) {
+	old := horizonSlice
+	horizonSlice = d
+	return func() { horizonSlice = old }
+}

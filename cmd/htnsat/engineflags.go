@@ -34,6 +34,7 @@ type engineFlags struct {
 	maxDepth    int
 	noIncr      bool
 	skip        bool
+	oneDepth    bool
 	depth       int
 }
 
@@ -56,7 +57,8 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&e.satSolver, "sat-solver", "", "SAT solver: gophersat (pure Go, in-process), libcadical (linked, in binaries built with make build-cadical) or an external DIMACS solver command (e.g. 'cadical -q'); default: "+satenc.Default().Name())
 	f.IntVar(&e.maxDepth, "max-depth", 0, "SAT engine: deepest decomposition tree tried for recursive problems (0: 256)")
 	f.BoolVar(&e.noIncr, "no-incremental", false, "SAT engine: encode and solve each depth on its own, even with an incremental solver (the linked CaDiCaL)")
-	f.BoolVar(&e.skip, "skip", false, "SAT engine: give each depth but the last a time budget (0.5 s, or a third of the time so far) and move on to one a quarter deeper when it runs out (helps Multiarm-Blocksworld, hurts AssemblyHierarchical)")
+	f.BoolVar(&e.skip, "skip", false, "SAT engine, with a solver that cannot be resumed (gophersat, external): give each depth but the last a time budget (0.5 s, or a third of the time so far) and move on to one a quarter deeper when it runs out (the linked CaDiCaL shares its time among depths anyway)")
+	f.BoolVar(&e.oneDepth, "one-depth", false, "SAT engine, with the linked CaDiCaL: ask one depth at a time, each to the end, instead of sharing the solver's time among up to four depths (algorithm B)")
 	f.IntVar(&e.depth, "depth", 0, "SAT engine: use exactly this depth (0: automatic)")
 }
 
@@ -79,7 +81,7 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 
 // satConfig is the SAT engine's configuration.
 func (e *engineFlags) satConfig() (satenc.Config, error) {
-	cfg := satenc.Config{MaxDepth: e.maxDepth, Depth: e.depth, NoIncremental: e.noIncr, Skip: e.skip, Options: satenc.Options{NoGroups: e.noGroups}}
+	cfg := satenc.Config{MaxDepth: e.maxDepth, Depth: e.depth, NoIncremental: e.noIncr, Skip: e.skip, OneDepth: e.oneDepth, Options: satenc.Options{NoGroups: e.noGroups}}
 	var err error
 	cfg.Solver, err = satSolver(e.satSolver)
 	return cfg, err

@@ -199,7 +199,7 @@ func printPlanStats(w io.Writer, r *planReport) {
 	if r.Depth > 0 {
 		skipped := ""
 		if r.Skipped > 0 {
-			skipped = fmt.Sprintf(" (%d layers left undecided on the way)", r.Skipped)
+			skipped = fmt.Sprintf(" (%d searches stopped undecided on the way)", r.Skipped)
 		}
 		fmt.Fprintf(w, "sat: depth %d%s, %d variables, %d clauses\n", r.Depth, skipped, r.Variables, r.Clauses)
 	}

@@ -1,0 +1,75 @@
+package satenc
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestSchedule runs the horizon schedule against an oracle: depths below
+// 5 are refuted at once, depth 5 is never decided, depth 6 needs three
+// slices to be found satisfiable. Horizons open in order up to the width,
+// an unsatisfiable one closes every shallower one, the deeper horizon 6
+// gets time although 5 never ends, and shallower horizons get more time
+// than deeper ones.
+func TestSchedule(t *testing.T) {
+	w, g := horizonWidth, horizonGamma
+	defer func() { horizonWidth, horizonGamma = w, g }()
+	horizonWidth, horizonGamma = 3, 0.5
+	sc := newSchedule(2, 40)
+	count := map[int]int{}
+	spent := map[int]time.Duration{}
+	var opened []int
+	for round := 0; round < 1000; round++ {
+		for d, ok := sc.opening(); ok; d, ok = sc.opening() {
+			opened = append(opened, d)
+			sc.add(d)
+		}
+		d, slice, ok := sc.pick()
+		if !ok {
+			t.Fatal("no horizon left before a plan")
+		}
+		if slice <= 0 {
+			t.Fatalf("depth %d has no time limit while others are open", d)
+		}
+		count[d]++
+		switch {
+		case d < 5:
+			sc.done(d, time.Millisecond, true)
+			continue
+		case d == 6 && count[d] == 3:
+			// found: horizon 6 is satisfiable
+			if count[5] < count[6] {
+				t.Errorf("depth 5 had %d slices, depth 6 %d: the shallower should have more", count[5], count[6])
+			}
+			if want := []int{2, 3, 4, 5, 6, 7}; len(opened) < len(want) || !slices.Equal(opened[:len(want)], want) {
+				t.Errorf("opened %v, want %v first", opened, want)
+			}
+			return
+		}
+		spent[d] += slice
+		sc.done(d, slice, false)
+	}
+	t.Fatalf("depth 6 never had three slices: %v", count)
+}
+
+// TestScheduleLast: with one horizon left and none to open, it runs
+// without a limit; when every horizon is refuted, nothing is left.
+func TestScheduleLast(t *testing.T) {
+	sc := newSchedule(3, 3)
+	d, ok := sc.opening()
+	if !ok || d != 3 {
+		t.Fatalf("opening = %d, %v", d, ok)
+	}
+	sc.add(d)
+	if _, ok := sc.opening(); ok {
+		t.Fatal("a horizon beyond the last depth opened")
+	}
+	if d, slice, ok := sc.pick(); !ok || d != 3 || slice != 0 {
+		t.Fatalf("pick = %d, %v, %v; want 3 without a limit", d, slice, ok)
+	}
+	sc.done(3, time.Second, true)
+	if _, _, ok := sc.pick(); ok {
+		t.Fatal("a horizon left after the last was refuted")
+	}
+}
