@@ -91,6 +91,7 @@ type groupAnalysis struct {
 	state      []int8     // per task: 0 new, 1 being computed, 2 done
 
 	work, maxWork int
+	polls         int         // calls of stopped
 	tasks         []TaskID    // the choice tasks
 	valueOf       []int       // per method of a choice task: its value, else -1
 	offers        []sets.Bits // per choice task: its values
@@ -105,6 +106,16 @@ func newGroupAnalysis(ctx context.Context, t *Task, maxWork int) *groupAnalysis 
 	a := &groupAnalysis{ctx: ctx, t: t, maxWork: maxWork, adds: make([][]FactID, nt), negs: make([][]FactID, nt), state: make([]int8, nt)}
 	_, a.neverDel = t.Permanence()
 	return a
+}
+
+// stopped looks at the context every 256 calls, without counting work,
+// in loops that tick does not pace, and reports whether it ended.
+func (a *groupAnalysis) stopped() bool {
+	a.polls++
+	if a.polls&255 == 0 && a.err == nil {
+		a.err = a.ctx.Err()
+	}
+	return a.err != nil
 }
 
 // tick counts work and reports whether to stop: the budget is spent or
@@ -230,6 +241,9 @@ func (a *groupAnalysis) exclusionGraph(mutual map[[2]int]int) {
 		a.adj[i] = sets.NewBits(len(a.tasks))
 	}
 	for pair, n := range mutual {
+		if a.stopped() {
+			return
+		}
 		i, j := pair[0], pair[1]
 		shared := a.offers[i].AndCount(a.offers[j])
 		a.work += a.nOffers[i]
@@ -300,6 +314,9 @@ func (a *groupAnalysis) mergeCliques(cliques [][]int) [][]int {
 		for changed := true; changed && a.work <= a.maxWork && a.err == nil; {
 			changed = false
 			for _, k2 := range cliques {
+				if a.stopped() {
+					break
+				}
 				overlap := 0
 				fresh = fresh[:0]
 				for _, x := range k2 {
