@@ -295,6 +295,11 @@ func (g *grounder) initialNetwork() error {
 	tup := make([]int32, 0, 8)
 	sc := newComponentScratch(len(p.Vars), n)
 	for _, ms := range comps {
+		// a component's join ticks the joiner a few times only, and a
+		// network of 1,296 free fill tasks has as many components
+		if err := g.ctx.Err(); err != nil {
+			return err
+		}
 		r, err := g.component(ms, cons[0], tup, sc)
 		if err != nil {
 			return err
