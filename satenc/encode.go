@@ -99,7 +99,8 @@ type Encoding struct {
 	// the states of the last layer whose state was encoded: per boundary
 	// (before each position, and after the last), per fact
 	stateLayer int
-	states     [][]Var
+	states     []state
+	build      stateBuilder
 	preDone    int // vertices whose method preconditions are encoded
 	preSeen    map[[2]int32]struct{}
 	finals     []Lit
@@ -550,7 +551,7 @@ func (e *Encoding) stateClauses() {
 	layer := e.layers[l]
 	nf := len(t.Facts)
 	// the boundaries shared with the previous encoded layer
-	shared := map[int][]Var{}
+	shared := map[int]state{}
 	if e.stateLayer >= 0 {
 		for p, st := range e.states {
 			b := e.boundary(e.stateLayer, p, l)
@@ -558,33 +559,31 @@ func (e *Encoding) stateClauses() {
 				// two boundaries of that layer are one here (the
 				// positions between them decompose into nothing): their
 				// states are the same
-				for f := range prev {
-					if prev[f] != st[f] {
-						e.add(prev[f].Neg(), st[f].Pos())
-						e.add(prev[f].Pos(), st[f].Neg())
-					}
-				}
+				prev.differing(st, func(f int) {
+					e.add(prev.at(f).Neg(), st.at(f).Pos())
+					e.add(prev.at(f).Pos(), st.at(f).Neg())
+				})
 			}
 			shared[b] = st
 		}
 	}
-	states := make([][]Var, len(layer)+1)
+	states := make([]state, len(layer)+1)
 	if st, ok := shared[0]; ok {
 		states[0] = st
 	} else {
-		cur := make([]Var, nf)
-		for f := range cur {
-			cur[f] = e.newVar(kindFact, 0, int32(f))
+		cur := newState(nf)
+		for f := range nf {
+			cur[f/stateChunk][f%stateChunk] = e.newVar(kindFact, 0, int32(f))
 		}
 		init := make([]bool, nf)
 		for _, f := range t.Init {
 			init[f] = true
 		}
-		for f, v := range cur {
+		for f := range nf {
 			if init[f] {
-				e.add(v.Pos())
+				e.add(cur.at(f).Pos())
 			} else {
-				e.add(v.Neg())
+				e.add(cur.at(f).Neg())
 			}
 		}
 		states[0] = cur
@@ -669,10 +668,11 @@ func (e *Encoding) stateClauses() {
 		slices.Sort(changed)
 		next, isShared := shared[p+1]
 		if !isShared {
-			next = slices.Clone(cur)
+			e.build.start(cur)
 			for _, f := range changed {
-				next[f] = e.newVar(kindFact, int32(p+1), int32(f))
+				e.build.set(int(f), e.newVar(kindFact, int32(p+1), int32(f)))
 			}
+			next = e.build.s
 		}
 		// an action passed down from the last encoded layer has its
 		// preconditions there already, and its effects too if it still
@@ -690,21 +690,21 @@ func (e *Encoding) stateClauses() {
 			inherited := slices.Contains(old, v.taskVar[i])
 			if !inherited {
 				for _, f := range a.Pre {
-					e.addPre(v.taskVar[i], cur[f].Pos())
+					e.addPre(v.taskVar[i], cur.at(int(f)).Pos())
 				}
 				for _, f := range a.NegPre {
-					e.addPre(v.taskVar[i], cur[f].Neg())
+					e.addPre(v.taskVar[i], cur.at(int(f)).Neg())
 				}
 			}
 			if inherited && isShared {
 				continue
 			}
 			for _, f := range a.Add {
-				e.add(x, next[f].Pos())
+				e.add(x, next.at(int(f)).Pos())
 			}
 			for _, f := range a.Del {
 				if !contains(a.Add, f) {
-					e.add(x, next[f].Neg())
+					e.add(x, next.at(int(f)).Neg())
 				}
 			}
 		}
@@ -712,16 +712,15 @@ func (e *Encoding) stateClauses() {
 		// a boundary shared with an earlier layer, facts that children
 		// before this one changed have other variables too)
 		frame := func(f int) {
-			if cur[f] == next[f] {
+			c, n := cur.at(f), next.at(f)
+			if c == n {
 				return
 			}
-			e.add(append([]Lit{cur[f].Neg(), next[f].Pos()}, dedupLits(deleters[ground.FactID(f)])...)...)
-			e.add(append([]Lit{cur[f].Pos(), next[f].Neg()}, dedupLits(adders[ground.FactID(f)])...)...)
+			e.add(append([]Lit{c.Neg(), n.Pos()}, dedupLits(deleters[ground.FactID(f)])...)...)
+			e.add(append([]Lit{c.Pos(), n.Neg()}, dedupLits(adders[ground.FactID(f)])...)...)
 		}
 		if isShared {
-			for f := range nf {
-				frame(f)
-			}
+			cur.differing(next, frame)
 		} else {
 			for _, f := range changed {
 				frame(int(f))
@@ -743,19 +742,19 @@ func (e *Encoding) stateClauses() {
 		for k, m := range v.methods {
 			x := v.methVar[k]
 			for _, f := range t.Methods[m].Pre {
-				e.addPre(x, state[f].Pos())
+				e.addPre(x, state.at(int(f)).Pos())
 			}
 			for _, f := range t.Methods[m].NegPre {
-				e.addPre(x, state[f].Neg())
+				e.addPre(x, state.at(int(f)).Neg())
 			}
 		}
 	}
 	end := states[len(layer)]
 	for _, f := range t.Goal {
-		e.add(end[f].Pos())
+		e.add(end.at(int(f)).Pos())
 	}
 	for _, f := range t.GoalNeg {
-		e.add(end[f].Neg())
+		e.add(end.at(int(f)).Neg())
 	}
 	e.stateLayer, e.states = l, states
 }
