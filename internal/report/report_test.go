@@ -249,3 +249,20 @@ func TestByRating(t *testing.T) {
 		t.Errorf("sgac row %q: want 3 puzzles, median 30 ms (10, 30, unsolved)", lines[3])
 	}
 }
+
+// TestPlotNothingSolved: no runs, or none solved, still give both charts
+// (empty axes), in both formats.
+func TestPlotNothingSolved(t *testing.T) {
+	dir := t.TempDir()
+	for _, runs := range [][]compare.Run{nil, {run("a", 9, compare.Progression, plan.Timeout, time.Second)}} {
+		for _, name := range []string{"e.svg", "e.png"} {
+			path := filepath.Join(dir, name)
+			if err := Plot(path, runs); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+				t.Errorf("%s with %d runs: %v", name, len(runs), err)
+			}
+		}
+	}
+}
