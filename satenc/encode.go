@@ -2,6 +2,7 @@ package satenc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -103,6 +104,7 @@ type Encoding struct {
 	build      stateBuilder
 	preDone    int // vertices whose method preconditions are encoded
 	preSeen    map[[2]int32]struct{}
+	complete   bool // made by Encode: what a next layer would need is gone
 	finals     []Lit
 	opens      map[int32]Var // per vertex of the last encoded layer that may take a method with subtasks
 	effects    *possibleEffects
@@ -152,6 +154,9 @@ func NewEncoding(ctx context.Context, t *ground.Task, sink Sink, opt Options) (*
 	return e, e.err
 }
 
+// errComplete: an Encoding made by Encode cannot grow.
+var errComplete = errors.New("satenc: the formula of Encode is complete; NewEncoding makes one that grows")
+
 // Encode writes the formula of t with decompositions at most depth layers
 // deep (the initial network is layer 1) to sink, with Final of that layer
 // as a unit clause: the formula of a plan of at most that depth. It stops
@@ -174,6 +179,10 @@ func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Optio
 	if final != 0 {
 		e.add(final)
 	}
+	// the formula is complete: what only the next layer would read can go
+	// before the solver starts (the precondition clauses seen, the states
+	// of the last layer)
+	e.preSeen, e.states, e.complete = nil, nil, true
 	return e, e.err
 }
 
@@ -426,6 +435,9 @@ func (v *vertex) taskIndex(tk ground.TaskID) int {
 // the last layer, and the clauses that tie them to their parent (a method
 // puts its subtasks there, an action passes down to the first child).
 func (e *Encoding) AddLayer() error {
+	if e.complete {
+		return errComplete
+	}
 	t := e.t
 	last := e.layers[len(e.layers)-1]
 	l := int32(len(e.layers))

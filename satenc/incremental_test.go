@@ -12,6 +12,7 @@ import (
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/satenc"
+	"github.com/htnsat/htnsat/sudoku"
 	"github.com/htnsat/htnsat/verify"
 )
 
@@ -199,4 +200,17 @@ func solveLayer(t *testing.T, enc *satenc.Encoding, s satenc.Incremental, task *
 		t.Errorf("%s depth %d: incremental %v, one-shot %v", task.Problem.Name, depth, sat, res.Sat)
 	}
 	return sat, one.NumClauses
+}
+
+// TestEncodeComplete: the formula Encode writes is complete, and its
+// Encoding refuses to grow (what a next layer needs is freed).
+func TestEncodeComplete(t *testing.T) {
+	_, task := sudokuTask(t, paperPuzzle, sudoku.Unordered)
+	enc, err := satenc.Encode(context.Background(), task.Task, task.Task.Depth(), &satenc.CNF{}, satenc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.AddLayer(); err == nil {
+		t.Error("an Encoding made by Encode grew another layer")
+	}
 }
