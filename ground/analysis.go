@@ -232,3 +232,94 @@ func (t *Task) Permanence() (neverAdded, neverDeleted []bool) {
 	}
 	return neverAdded, neverDeleted
 }
+
+// Components partitions the compound tasks into the strongly connected
+// components of the task graph (an edge from a task to each compound
+// subtask of each of its methods): comp[i] is the component of compound
+// task i (an index into t.Compounds). Components are numbered bottom-up:
+// every compound subtask of a method of a task in component k lies in
+// component k or in one numbered below k, so a single pass in increasing
+// order sees each component after everything it decomposes into. It is
+// Tarjan's algorithm, iterative, linear in the methods' subtasks.
+func (t *Task) Components() (comp []int32, n int) {
+	na := len(t.Actions)
+	nc := len(t.Compounds)
+	const unseen = -1
+	index := make([]int32, nc) // discovery order, unseen before
+	low := make([]int32, nc)
+	comp = make([]int32, nc)
+	onStack := make([]bool, nc)
+	for i := range index {
+		index[i] = unseen
+	}
+	// a task being explored, with a cursor over its methods' subtasks
+	type frame struct {
+		c, m, s int32 // task, index into its methods, index into that method's subtasks
+	}
+	var stack []int32
+	var frames []frame
+	next := int32(0)
+	push := func(c int32) {
+		index[c], low[c] = next, next
+		next++
+		stack = append(stack, c)
+		onStack[c] = true
+		frames = append(frames, frame{c: c})
+	}
+	for root := range int32(nc) {
+		if index[root] != unseen {
+			continue
+		}
+		push(root)
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			ms := t.Compounds[f.c].Methods
+			descended := false
+			for int(f.m) < len(ms) && !descended {
+				sub := t.Methods[ms[f.m]].Subtasks
+				for int(f.s) < len(sub) {
+					s := sub[f.s]
+					f.s++
+					if t.IsPrimitive(s) {
+						continue
+					}
+					w := int32(int(s) - na)
+					if index[w] == unseen {
+						push(w) // f is stale from here on
+						descended = true
+						break
+					}
+					if onStack[w] {
+						low[f.c] = min(low[f.c], index[w])
+					}
+				}
+				if !descended {
+					f.m++
+					f.s = 0
+				}
+			}
+			if descended {
+				continue
+			}
+			c := f.c
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				p := frames[len(frames)-1].c
+				low[p] = min(low[p], low[c])
+			}
+			if low[c] == index[c] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					comp[w] = int32(n)
+					if w == c {
+						break
+					}
+				}
+				n++
+			}
+		}
+	}
+	return comp, n
+}

@@ -664,7 +664,9 @@ func (e *Encoding) stateClauses() {
 		}
 		if open != 0 {
 			if e.effects == nil {
-				e.effects = newPossibleEffects(t)
+				if e.effects = newPossibleEffects(t, e.stopped); e.effects == nil {
+					return
+				}
 			}
 			for _, tk := range v.tasks {
 				if t.IsPrimitive(tk) {
