@@ -301,6 +301,10 @@ func (b *bfs) successors(n *bnode) []*bnode {
 		}
 	}
 	for _, m := range v.taskMeths[int(net.ents[best].id)-v.nA] {
+		// in eager mode its check would fail at once (see dfs.search)
+		if sm := &v.meths[m]; !b.opt.CompletePO && !holdsIn(n.state, sm.Pre, sm.NegPre) {
+			continue
+		}
 		out = append(out, b.decompose(n, best, m))
 	}
 	return out

@@ -72,8 +72,12 @@ type dfs struct {
 	nodes []netNode
 	path  []step
 	stats *Stats
-	// front holds the alive nodes without pending predecessors
+	// front holds the alive nodes without pending predecessors; alive
+	// holds them all (the key of a visited node is made from them, in a
+	// path thousands of steps long most nodes are done)
 	front sets.Index[int32]
+	alive sets.Index[int32]
+	order []int32 // scratch
 
 	// liveness: methods and actions whose preconditions can never hold
 	// again, and compound tasks left without a live method
@@ -250,6 +254,8 @@ func (s *dfs) addNode(kind uint8, id int32) int32 {
 	}
 	s.nodes = append(s.nodes, netNode{kind: kind, id: id, task: task, parent: -1, alive: true})
 	s.front.Grow(len(s.nodes))
+	s.alive.Grow(len(s.nodes))
+	s.alive.Add(n)
 	s.toFront(n)
 	if kind == nodeTask {
 		s.inNet[id]++
@@ -272,6 +278,7 @@ func (s *dfs) removeNode(n int32) {
 		s.fromFront(n)
 	}
 	nd.alive = false
+	s.alive.Remove(n)
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]--
 		s.countGoals(nd.id, -1)
@@ -289,6 +296,7 @@ func (s *dfs) removeNode(n int32) {
 func (s *dfs) restoreNode(n int32) {
 	nd := &s.nodes[n]
 	nd.alive = true
+	s.alive.Add(n)
 	if nd.preds == 0 {
 		s.toFront(n)
 	}
@@ -688,6 +696,7 @@ func (s *dfs) undo() {
 	}
 	s.nodes = s.nodes[:st.first]
 	s.front.Truncate(int(st.first))
+	s.alive.Truncate(int(st.first))
 	nd = &s.nodes[n]
 	if st.ahead {
 		// n turns back into its task; its edges to its successors were
@@ -741,11 +750,11 @@ func (s *dfs) visitedBefore() bool {
 	for _, w := range s.state {
 		k = binary.LittleEndian.AppendUint64(k, w)
 	}
-	for i := range s.nodes {
+	// in the order of the nodes, as the network was built
+	s.order = append(s.order[:0], s.alive.Members...)
+	slices.Sort(s.order)
+	for _, i := range s.order {
 		nd := &s.nodes[i]
-		if !nd.alive {
-			continue
-		}
 		k = binary.AppendUvarint(k, uint64(nd.kind)<<32|uint64(nd.id))
 		k = binary.AppendUvarint(k, uint64(len(nd.succ)))
 		for _, x := range nd.succ {
@@ -926,9 +935,17 @@ func (s *dfs) search() (bool, error) {
 	if s.shuffle && len(ms) > 1 {
 		off = s.rng.IntN(len(ms))
 	}
+	// in eager mode a method of a task whose turn it is must hold now: its
+	// check would be in the front and fail at once, so it is not tried
+	// (tasks with hundreds of methods, one per binding of a free
+	// variable, as Elevator's moves, would cost a search node each)
+	now := s.nodes[best].preds == 0 && !s.opt.CompletePO
 	for i := range ms {
 		m := ms[(i+off)%len(ms)]
 		if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
+			continue
+		}
+		if now && !s.holds(s.v.meths[m].Pre, s.v.meths[m].NegPre) {
 			continue
 		}
 		s.decomposeNode(best, m)

@@ -2,6 +2,10 @@ package htn
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/htnsat/htnsat/internal/testutil"
@@ -120,4 +124,91 @@ func TestGoalLost(t *testing.T) {
 		t.Error("no dead end: the lost goal was not seen")
 	}
 	t.Logf("%d nodes, %d dead ends", s.stats.Nodes, s.stats.DeadEnds)
+}
+
+// lift is a recursive domain whose goto task has a method per pair of
+// floors (from, to), of which only those from the lift's floor apply: as
+// Elevator-Learned's moves, most methods of a task fail in any state.
+const liftDomain = `(define (domain lift)
+  (:types floor)
+  (:predicates (at ?f - floor) (served ?f - floor))
+  (:task visit :parameters (?f - floor))
+  (:task goto :parameters (?f - floor))
+  (:method m-visit :parameters (?f - floor) :task (visit ?f)
+    :ordered-subtasks (and (goto ?f) (serve ?f)))
+  (:method m-here :parameters (?f - floor) :task (goto ?f)
+    :precondition (at ?f) :ordered-subtasks (and))
+  (:method m-move :parameters (?f ?from ?to - floor) :task (goto ?f)
+    :precondition (and (at ?from) (not (at ?f)))
+    :ordered-subtasks (and (move ?from ?to) (goto ?f)))
+  (:action move :parameters (?from ?to - floor)
+    :precondition (at ?from) :effect (and (not (at ?from)) (at ?to)))
+  (:action serve :parameters (?f - floor)
+    :precondition (at ?f) :effect (served ?f)))`
+
+func liftProblem(floors int, visits []int) string {
+	var b strings.Builder
+	b.WriteString("(define (problem p) (:domain lift) (:objects")
+	for i := range floors {
+		fmt.Fprintf(&b, " f%d", i)
+	}
+	b.WriteString(" - floor) (:htn :ordered-subtasks (and")
+	for _, f := range visits {
+		fmt.Fprintf(&b, " (visit f%d)", f)
+	}
+	b.WriteString(")) (:init (at f0)))")
+	return b.String()
+}
+
+// TestApplicableMethods checks that the depth-first search, in eager
+// mode, decomposes a task whose turn it is only by methods whose
+// precondition holds: no search node starts with a failing check in its
+// front, which would be a node spent on nothing.
+func TestApplicableMethods(t *testing.T) {
+	dir := t.TempDir()
+	dom, prob := filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "problem.hddl")
+	if err := os.WriteFile(dom, []byte(liftDomain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(prob, []byte(liftProblem(12, []int{11, 3, 7, 0, 11, 5})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, task := testutil.LoadTask(t, dom, prob)
+	v, err := newView(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.recursive || !v.total {
+		t.Fatalf("recursive %v, total %v: want a recursive, totally ordered task", v.recursive, v.total)
+	}
+	s := newDFS(context.Background(), v, Options{NoRestarts: true, MaxNodes: 20_000}, &Stats{}, nil)
+	wasted := 0
+	s.hooks.check = func(s *dfs) {
+		for _, n := range s.front.Members {
+			if nd := &s.nodes[n]; nd.kind == nodeCheck && !s.holds(s.v.meths[nd.id].Pre, s.v.meths[nd.id].NegPre) {
+				wasted++
+			}
+		}
+		// the index of alive nodes is the alive flags
+		alive := 0
+		for i := range s.nodes {
+			if s.nodes[i].alive {
+				alive++
+				if !s.alive.Has(int32(i)) {
+					t.Fatalf("node %d alive but not indexed", i)
+				}
+			}
+		}
+		if alive != len(s.alive.Members) {
+			t.Fatalf("%d alive nodes, %d indexed", alive, len(s.alive.Members))
+		}
+	}
+	ok, err := s.run()
+	if !ok || err != nil {
+		t.Fatalf("no plan in %d nodes: %v", s.stats.Nodes, err)
+	}
+	if wasted > 0 {
+		t.Errorf("%d of %d search nodes began with a failing method precondition", wasted, s.stats.Nodes)
+	}
+	t.Logf("%d nodes, %d duplicates", s.stats.Nodes, s.stats.Duplicates)
 }
