@@ -10,13 +10,17 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: build
 
+# Each build records the commit it was made from beside the binary
+# (bin/htnsat.commit), which scripts/ipc.sh puts with its tables.
 build:
 	$(GO) build -o $(BIN) ./cmd/htnsat
+	git describe --always --dirty --abbrev=7 >$(BIN).commit 2>/dev/null || rm -f $(BIN).commit
 
 # The same binary with CaDiCaL linked through its C API (needs Debian's
 # libcadical-dev and cgo): the default solver of the SAT engines there.
 build-cadical:
 	$(GO) build -tags cadical -o $(BIN) ./cmd/htnsat
+	git describe --always --dirty --abbrev=7 >$(BIN).commit 2>/dev/null || rm -f $(BIN).commit
 
 # The test suite: formatting, vet, staticcheck, the builds for other
 # systems, unit tests, golden files, the fuzz seed corpus and the

@@ -12,7 +12,13 @@ BIN=bin/htnsat
 OUT=results
 JOBS=${JOBS:-2}
 mkdir -p "$OUT"
-[ -x "$BIN" ] || go build -o "$BIN" ./cmd/htnsat
+# commit: what a binary was built from, recorded beside it (BIN.commit)
+# when it was built, since a long run outlives later commits
+commit() { git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown; }
+if [ ! -x "$BIN" ]; then
+	go build -o "$BIN" ./cmd/htnsat
+	commit >"$BIN.commit"
+fi
 
 # run NAME [BIN=binary] ARGS...: one stage with bin/htnsat or the binary given
 run() {
@@ -28,15 +34,19 @@ run() {
 	mv "$OUT/$name.md.new" "$OUT/$name.md"
 	date -u +%Y-%m-%d >"$OUT/$name.date"
 	echo "$JOBS" >"$OUT/$name.jobs"
-	git rev-parse --short HEAD >"$OUT/$name.commit" 2>/dev/null || true
+	if [ -s "$bin.commit" ]; then
+		cp "$bin.commit" "$OUT/$name.commit"
+	else
+		commit >"$OUT/$name.commit"
+	fi
 }
 
 # STAGES selects what to run (default: all; "splice" only rewrites README
 # from the tables in results/); the README is rewritten after
 # each stage from whatever tables exist, so a long run that is cut short
 # still leaves the finished tables in place. sat-cadical runs the SAT
-# engine with CaDiCaL linked (bin/htnsat-cadical, make build-cadical's
-# build; needs libcadical-dev).
+# engine with CaDiCaL linked (bin/htnsat-cadical, built here from the
+# tree; needs libcadical-dev).
 STAGES=${STAGES:-"ground pandapi progression sat sat-cadical"}
 SHARED=${SHARED:-../shared}
 
@@ -90,6 +100,7 @@ for stage in $STAGES; do
 	sat) run ipc-sat --stage plan --engine sat --filter total-order ;;
 	sat-cadical)
 		go build -tags cadical -o bin/htnsat-cadical ./cmd/htnsat
+		commit >bin/htnsat-cadical.commit
 		run ipc-sat-cadical BIN=bin/htnsat-cadical --stage plan --engine sat --filter total-order
 		;;
 	splice)
