@@ -3,11 +3,10 @@ package htn
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/internal/testutil"
 )
 
@@ -165,15 +164,15 @@ func liftProblem(floors int, visits []int) string {
 // precondition holds: no search node starts with a failing check in its
 // front, which would be a node spent on nothing.
 func TestApplicableMethods(t *testing.T) {
-	dir := t.TempDir()
-	dom, prob := filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "problem.hddl")
-	if err := os.WriteFile(dom, []byte(liftDomain), 0o644); err != nil {
+	d, err := hddl.ParseDomain("lift", []byte(liftDomain))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(prob, []byte(liftProblem(12, []int{11, 3, 7, 0, 11, 5})), 0o644); err != nil {
+	p, err := hddl.ParseProblem("lift-p", []byte(liftProblem(12, []int{11, 3, 7, 0, 11, 5})), d)
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, task := testutil.LoadTask(t, dom, prob)
+	task := testutil.Ground(t, p)
 	v, err := newView(context.Background(), task)
 	if err != nil {
 		t.Fatal(err)
