@@ -48,6 +48,8 @@ func TestE2E(t *testing.T) {
 		}
 		return n
 	}
+	// no request in flight: every redraw an answer causes has happened
+	const settled = `(document.body.dataset.busy || "0") === "0"`
 	want := "345691728612783549798245136964157283523864917871932465139528674457316892286479351"
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(ts.URL+"/"),
@@ -99,6 +101,7 @@ func TestE2E(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("hint")),
 		wait(`document.querySelectorAll("#hints tbody tr").length > 0`),
+		wait(settled),
 		chromedp.Click(chromedp.CSS(`#board .cell[data-cell="3"]`)),
 		chromedp.KeyEvent("1"),
 		wait(`document.querySelector('#board .cell[data-cell="3"]').classList.contains("wrong")`),
@@ -109,6 +112,9 @@ func TestE2E(t *testing.T) {
 	// the candidates of every blank cell are shown, nothing is flagged
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("undo")),
+		// undo re-checks the board through the server and redraws it
+		// when the answer comes: click a cell only after that
+		wait(settled),
 		chromedp.SetValue(chromedp.ID("propagate"), "mac"),
 		chromedp.Click(chromedp.CSS(`#board .cell[data-cell="3"]`)),
 		chromedp.KeyEvent("6"),

@@ -9,12 +9,18 @@ let undoStack = [], redoStack = [], lastPlan = "";
 const SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const sym = (d) => (n <= 9 ? String(d) : SYMBOLS[d - 1]);
 
+// requests in flight, shown as body[data-busy] so that a test (or a
+// user script) can wait until the board has settled
+let inflight = 0;
 async function api(path, body) {
   const opt = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const r = await fetch(path, opt);
-  const j = await r.json();
-  if (!r.ok) throw new Error(j.error || r.statusText);
-  return j;
+  document.body.dataset.busy = ++inflight;
+  try {
+    const r = await fetch(path, opt);
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error || r.statusText);
+    return j;
+  } finally { document.body.dataset.busy = --inflight; }
 }
 function status(msg, bad) { const s = $("status"); s.textContent = msg; s.style.color = bad ? "#c00" : "#222"; }
 
