@@ -41,8 +41,11 @@ type netNode struct {
 	// number of state changes on the path before it (dfs.changes)
 	parent int32
 	decAt  int32
-	alive  bool
-	succ   []int32
+	// rec, for a compound task of a recursive network, counts its
+	// nearest ancestors in its task's component (dfs.recursion)
+	rec   int32
+	alive bool
+	succ  []int32
 }
 
 // step is one decision on the current path, for undoing it and for
@@ -132,7 +135,13 @@ type dfs struct {
 	// that changed the state.
 	repCap  int
 	changes int32
-	hooks   dfsHooks
+	// recCap (Options.RecursionBound, else 0) bounds how deep a task
+	// of a recursive network may recur at all (dfs.recursion): at the
+	// bound only its methods that do not recur (view.recursing) are
+	// tried, so a recursion that can end does. A cut there sets cut, and
+	// the bound is deepened with the others.
+	recCap int
+	hooks  dfsHooks
 }
 
 // dfsHooks, set by tests, see every search node, every undone step and
@@ -230,6 +239,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		s.visited = newSeenSet()
 		s.depthCap = firstDepthCap
 		s.repCap = firstRepCap
+		if opt.RecursionBound {
+			s.recCap = firstRecCap
+		}
 	}
 	s.serial = opt.Serial && !v.total
 	s.ahead = !opt.NoLookahead && !opt.NoMRV && !opt.CompletePO && v.total && !v.recursive && slices.Contains(v.settled, true)
@@ -588,8 +600,17 @@ func (s *dfs) decomposeAhead(n int32, m int32) {
 // first on, at the present number of state changes.
 func (s *dfs) adopt(n, first int32) {
 	s.nodes[n].decAt = s.changes
+	var c, rec int32
+	bound := s.recCap > 0
+	if bound {
+		c, rec = s.v.comp[s.nodes[n].task-int32(s.v.nA)], s.nodes[n].rec+1
+	}
 	for i := first; i < int32(len(s.nodes)); i++ {
-		s.nodes[i].parent = n
+		nd := &s.nodes[i]
+		nd.parent = n
+		if bound && nd.kind == nodeTask && int(nd.id) >= s.v.nA && s.v.comp[int(nd.id)-s.v.nA] == c {
+			nd.rec = rec
+		}
 	}
 }
 
@@ -607,6 +628,25 @@ func (s *dfs) repeats(n int32) int {
 		}
 	}
 	return r
+}
+
+// recursion is the number of ancestors of compound node n in the
+// component of n's task (view.comp), counted when n was made (adopt).
+// They are its nearest ones: the tasks between an ancestor in the
+// component and n lie in it too, as each is reached from the first and
+// reaches n.
+func (s *dfs) recursion(n int32) int { return int(s.nodes[n].rec) }
+
+// recursionCut reports whether method m may not be tried for compound
+// node n, being a recursive method of a task that recurs recCap deep
+// already, and records the cut.
+func (s *dfs) recursionCut(n, m int32) bool {
+	if s.recCap == 0 || !s.v.recursing[m] || s.recursion(n) < s.recCap {
+		return false
+	}
+	s.cut = true
+	s.stats.DeadEnds++
+	return true
 }
 
 // repeatCut reports whether compound node n recurs too often to be
@@ -755,7 +795,10 @@ func (s *dfs) visitedBefore() bool {
 	slices.Sort(s.order)
 	for _, i := range s.order {
 		nd := &s.nodes[i]
-		k = binary.AppendUvarint(k, uint64(nd.kind)<<32|uint64(nd.id))
+		// with the recursion of a compound node: a network met first at
+		// the recursion bound, where it was cut, may be met again with
+		// room to go on (as in iterative deepening)
+		k = binary.AppendUvarint(k, uint64(nd.rec)<<40|uint64(nd.kind)<<32|uint64(uint32(nd.id)))
 		k = binary.AppendUvarint(k, uint64(len(nd.succ)))
 		for _, x := range nd.succ {
 			k = binary.AppendUvarint(k, uint64(s.nodes[x].id))
@@ -898,7 +941,7 @@ func (s *dfs) search() (bool, error) {
 	if s.groups != nil {
 		// a value only one task of a group can still take: no choice
 		if n, m, ok := s.groups.forcedMove(s); ok && s.nodes[n].batch >= frame {
-			if s.repeatCut(n) {
+			if s.repeatCut(n) || s.recursionCut(n, m) {
 				return false, nil
 			}
 			s.stats.Forced++
@@ -946,6 +989,9 @@ func (s *dfs) search() (bool, error) {
 			continue
 		}
 		if now && !s.holds(s.v.meths[m].Pre, s.v.meths[m].NegPre) {
+			continue
+		}
+		if s.recursionCut(best, m) {
 			continue
 		}
 		s.decomposeNode(best, m)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/internal/testutil"
 )
@@ -159,20 +160,27 @@ func liftProblem(floors int, visits []int) string {
 	return b.String()
 }
 
+// liftTask grounds the lift domain with floors floors and the visits in
+// order, the lift starting at floor 0.
+func liftTask(t *testing.T, floors int, visits []int) (*hddl.Problem, *ground.Task) {
+	t.Helper()
+	d, err := hddl.ParseDomain("lift", []byte(liftDomain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.ParseProblem("lift-p", []byte(liftProblem(floors, visits)), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, testutil.Ground(t, p)
+}
+
 // TestApplicableMethods checks that the depth-first search, in eager
 // mode, decomposes a task whose turn it is only by methods whose
 // precondition holds: no search node starts with a failing check in its
 // front, which would be a node spent on nothing.
 func TestApplicableMethods(t *testing.T) {
-	d, err := hddl.ParseDomain("lift", []byte(liftDomain))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := hddl.ParseProblem("lift-p", []byte(liftProblem(12, []int{11, 3, 7, 0, 11, 5})), d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	task := testutil.Ground(t, p)
+	_, task := liftTask(t, 12, []int{11, 3, 7, 0, 11, 5})
 	v, err := newView(context.Background(), task)
 	if err != nil {
 		t.Fatal(err)
@@ -210,4 +218,35 @@ func TestApplicableMethods(t *testing.T) {
 		t.Errorf("%d of %d search nodes began with a failing method precondition", wasted, s.stats.Nodes)
 	}
 	t.Logf("%d nodes, %d duplicates", s.stats.Nodes, s.stats.Duplicates)
+}
+
+// TestRecursionBound checks Options.RecursionBound: the lift's goto (a
+// move to any floor, then goto again) reaches its floor in one move,
+// where the depth-first search in the methods' order, without the bound,
+// first wanders through the floors between; the portfolio runs both.
+func TestRecursionBound(t *testing.T) {
+	p, task := liftTask(t, 12, []int{11, 3, 7, 0, 11, 5, 5, 9})
+	moves := func(opt Options) int {
+		opt.MaxNodes = 20_000
+		sol, st, err := Solve(context.Background(), task, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, a := range sol.Actions() {
+			if p.Domain.Actions[task.Actions[a].Schema].Name == "move" {
+				n++
+			}
+		}
+		t.Logf("bound %v: %d actions, %d nodes", opt.RecursionBound, len(sol.Order), st.Nodes)
+		return n
+	}
+	// one move per visit to another floor
+	const want = 7
+	if n := moves(Options{Search: DFS, RecursionBound: true}); n != want {
+		t.Errorf("bounded: %d moves, want %d", n, want)
+	}
+	if n := moves(Options{Search: DFS}); n <= want {
+		t.Errorf("unbounded: %d moves, want the wandering search's more than %d (the test shows nothing)", n, want)
+	}
 }

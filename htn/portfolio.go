@@ -24,7 +24,8 @@ import (
 // search with a doubled budget). The slices double every round, and
 // depth-first search goes first with twice the share of the others: a
 // problem it solves within the first slice costs nothing more than
-// before. A member whose search space is exhausted leaves the rotation;
+// before. On a recursive network that share is split between depth-first
+// search with and without the recursion bound (Options.RecursionBound). A member whose search space is exhausted leaves the rotation;
 // the others go on (an eager search's exhaustion proves nothing), and when
 // all are exhausted there is no plan in the space they share.
 //

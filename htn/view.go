@@ -31,7 +31,14 @@ type view struct {
 	killOnTrue, killOnFalse [][]int32
 	cost                    []int32 // least number of actions a task needs
 	recursive               bool
-	total                   bool // every network is totally ordered
+	// comp[c] (per compound task, TaskID-nA) is its strongly connected
+	// component of the task graph (ground.Task.Components), and
+	// recursing[m] tells whether method m has a subtask in its task's
+	// component: a decomposition that can recur. Both only when the task
+	// is recursive.
+	comp      []int32
+	recursing []bool
+	total     bool // every network is totally ordered
 	// settled[c] (per compound task, TaskID-nA): the preconditions of
 	// its methods and of their primitive subtasks can only go from true
 	// to false (positive ones on facts no action adds, negative ones on
@@ -94,6 +101,18 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	}
 	v.goalMasks()
 	v.recursive = t.Recursive()
+	if v.recursive {
+		v.comp, _ = t.Components()
+		v.recursing = make([]bool, len(v.meths))
+		for m := range v.meths {
+			c := v.comp[int(v.meths[m].Task)-v.nA]
+			for _, s := range v.meths[m].Subtasks {
+				if int(s) >= v.nA && v.comp[int(s)-v.nA] == c {
+					v.recursing[m] = true
+				}
+			}
+		}
+	}
 	v.total = t.TotallyOrdered()
 	v.settled = make([]bool, len(t.Compounds))
 	decreasing := func(pre, neg []ground.FactID) bool {

@@ -26,6 +26,7 @@ type engineFlags struct {
 	noFocus     bool
 	noDeadEnds  bool
 	noRestarts  bool
+	recBound    bool
 	noConflicts bool
 	completePO  bool
 	serial      bool
@@ -42,13 +43,14 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
-	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs, gbfs and astar in turn, under doubling slices of time; in partial order dfs and half of gbfs serial, see --serial), dfs, gbfs or astar")
+	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs, gbfs and astar in turn, under doubling slices of time; on a recursive network dfs also with --recursion-bound; in partial order dfs and half of gbfs serial, see --serial), dfs, gbfs or astar")
 	f.StringVar(&e.heuristic, "heuristic", "auto", "best-first searches: rc (relaxed composition, state-aware), tdg (least actions, admissible) or auto (rc for gbfs, tdg for astar)")
 	f.Int64Var(&e.maxNodes, "max-nodes", 0, "most search nodes (0: no limit)")
 	f.BoolVar(&e.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")
 	f.BoolVar(&e.noAhead, "no-lookahead", false, "depth-first search of a totally ordered network: decompose only the task whose turn it is, not a more constrained one further on")
 	f.BoolVar(&e.noFocus, "no-focus", false, "partial order: do not decompose the latest decomposition's tasks before older ones")
 	f.BoolVar(&e.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
+	f.BoolVar(&e.recBound, "recursion-bound", false, "depth-first search of a recursive network: bound how deep a task recurs, from 1, doubling when the search is exhausted")
 	f.BoolVar(&e.noRestarts, "no-restarts", false, "depth-first search: never start over")
 	f.BoolVar(&e.noConflicts, "no-conflicts", false, "do not weigh the choice of task by past dead ends")
 	f.BoolVar(&e.serial, "serial", false, "search of a partial-order network (dfs, gbfs, astar): carry each begun task through before its siblings (if that finds nothing, the search runs again without it; the portfolio has serial dfs and gbfs members)")
@@ -75,7 +77,7 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 	return htn.Options{
 		Search: s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO, Serial: e.serial,
 		NoMRV: e.noMRV, NoLookahead: e.noAhead, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
-		NoRestarts: e.noRestarts, NoConflicts: e.noConflicts,
+		NoRestarts: e.noRestarts, NoConflicts: e.noConflicts, RecursionBound: e.recBound,
 	}, nil
 }
 
