@@ -9,7 +9,7 @@ import (
 
 // This file is the only one that imports gophersat. Only its simple, sound
 // path is used: solver.ParseSliceNb -> solver.New -> Solve, with a fresh
-// solver for every formula. (Its assumptions, clause appending, model
+// solver for every formula, its units propagated beforehand. (Its assumptions, clause appending, model
 // counting and cardinality parsing give wrong answers in v1.4.0.)
 
 // gophersatLock lets one gophersat search run at a time: v1.4.0 keeps a
@@ -19,6 +19,10 @@ import (
 // keeps the lock until it ends; the next Solve waits for it, within its
 // own context.
 var gophersatLock = make(chan struct{}, 1)
+
+// presimplifyLits is the size of formula (literals and clause ends) from
+// which Gophersat propagates units before gophersat does.
+const presimplifyLits = 1 << 16
 
 // Gophersat is the in-process solver.
 type Gophersat struct{}
@@ -46,6 +50,16 @@ func gophersatInput(cnf *CNF) [][]int {
 // ctx.Err() at once and the search stops at its next learnt clause (see
 // stopOnCancel).
 func (Gophersat) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
+	// on a large formula, units propagated first in linear time (see
+	// propagateUnits); on a small one gophersat's own pass costs less
+	// than another copy (9x9 Sudoku: direct-sat 1.12 -> 1.26 ms median)
+	if len(cnf.lits) >= presimplifyLits {
+		simple, ok := propagateUnits(cnf)
+		if !ok {
+			return &Result{}, nil
+		}
+		cnf = simple
+	}
 	input, numVars := gophersatInput(cnf), cnf.NumVars
 	type answer struct {
 		sat   bool

@@ -214,3 +214,62 @@ func TestEncodeComplete(t *testing.T) {
 		t.Error("an Encoding made by Encode grew another layer")
 	}
 }
+
+// recordingSolver is gophersat recording every formula it is given.
+type recordingSolver struct {
+	satenc.Gophersat
+	calls [][]satenc.Lit
+}
+
+func (r *recordingSolver) Solve(ctx context.Context, cnf *satenc.CNF) (*satenc.Result, error) {
+	var lits []satenc.Lit
+	cnf.Clauses(func(cl []satenc.Lit) { lits = append(append(lits, cl...), 0) })
+	r.calls = append(r.calls, lits)
+	return r.Gophersat.Solve(ctx, cnf)
+}
+
+// TestLayersWithoutReencoding checks that the engine, with a solver that
+// starts afresh at every call (gophersat), grows one formula over the
+// depths of a recursive task instead of encoding each depth again: every
+// formula it hands the solver, less its last clause (the assumption that
+// the last layer is final), begins the next one. With NoIncremental each
+// depth is encoded on its own, and the formulas do not continue each
+// other (the states of a layer are encoded only when it is the last).
+func TestLayersWithoutReencoding(t *testing.T) {
+	checked := 0
+	for _, c := range recursiveIPC {
+		p, f := loadIPC(t, c.domain, c.problem)
+		for _, fresh := range []bool{false, true} {
+			r := &recordingSolver{}
+			sol, st, err := satenc.Solve(context.Background(), f.Task, satenc.Config{Solver: r, NoIncremental: fresh})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := verify.Verify(context.Background(), p, f.Unfold(sol).ToPlan(f.Orig)); err != nil {
+				t.Errorf("%s %s: %v", c.domain, c.problem, err)
+			}
+			if len(r.calls) < 2 {
+				continue // solved at the first depth asked
+			}
+			checked++
+			continued := 0
+			for i := 1; i < len(r.calls); i++ {
+				prev := r.calls[i-1]
+				// drop the last clause: one literal and its 0
+				if prev = prev[:len(prev)-2]; len(r.calls[i]) > len(prev) && slices.Equal(r.calls[i][:len(prev)], prev) {
+					continued++
+				}
+			}
+			if !fresh && continued != len(r.calls)-1 {
+				t.Errorf("%s %s: %d of %d formulas continue the one before", c.domain, c.problem, continued, len(r.calls)-1)
+			}
+			if fresh && continued != 0 {
+				t.Errorf("%s %s, NoIncremental: %d of %d formulas continue the one before", c.domain, c.problem, continued, len(r.calls)-1)
+			}
+			t.Logf("%s %s, NoIncremental %v: depth %d, %d formulas, %d continued", c.domain, c.problem, fresh, st.Depth, len(r.calls), continued)
+		}
+	}
+	if checked < 2 {
+		t.Fatalf("%d runs went beyond their first depth: the test shows nothing", checked)
+	}
+}
