@@ -77,7 +77,7 @@ splice() {
 			case $name in
 			ipc-ground) echo "#### Grounding" ;;
 			ipc-progression) echo "#### Progression search (plans verified)" ;;
-			ipc-sat) echo "#### SAT engine, gophersat (pure Go, each depth on its own), total-order problems (plans verified)" ;;
+			ipc-sat) echo "#### SAT engine, gophersat (pure Go, the formula grown layer by layer, solved afresh at each depth), total-order problems (plans verified)" ;;
 			ipc-sat-cadical) echo "#### SAT engine, CaDiCaL linked (incremental), total-order problems (plans verified)" ;;
 			esac
 			echo
