@@ -9,7 +9,9 @@
 // kinds of search detect visited nodes in recursive networks, where the
 // depth-first search also deepens iteratively: on its path length and on
 // how often a task may recur in its own decomposition without a state
-// change (left recursion). The best-first searches are
+// change (left recursion); with Options.RecursionBound, also on how deep a
+// task may recur at all, and the portfolio runs it so beside the
+// unbounded one on recursive networks. The best-first searches are
 // guided by the relaxed composition heuristic (rc.go: the hierarchy as a
 // delete-free classical problem, additive costs from the node's state; a
 // network it cannot reach is a dead end), or by the state-blind least

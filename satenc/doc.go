@@ -19,9 +19,12 @@
 // as unsolvable.
 //
 // Clauses go to a Sink: an in-memory CNF, a DIMACSWriter that streams to a
-// temporary file, or a solver. Solve deepens the tree for recursive tasks
-// and solves each formula with a Solver: Gophersat in-process, or External,
-// any DIMACS solver run as a process and killed when the context ends.
+// temporary file, or a solver. Solve deepens the tree for recursive tasks,
+// growing one formula layer by layer, and solves it with a Solver:
+// Gophersat in-process (units propagated first on large formulas,
+// simplify.go), External, any DIMACS solver run as a process and killed
+// when the context ends (both given the whole formula at each depth), or
+// the linked CaDiCaL, which keeps it and what it learnt across depths.
 // Encoding.Decode turns a model into a ground.Solution, checked afterwards by
 // the independent verifier.
 //
