@@ -33,17 +33,25 @@ func (Gophersat) Name() string { return "gophersat" }
 // gophersatInput is the formula in gophersat's input form, every clause
 // a slice of one shared block (gophersat copies them as it parses): one
 // allocation a clause was a quarter of a million on a 25x25 Sudoku.
-func gophersatInput(cnf *CNF) [][]int {
+// It returns ctx's error when ctx ends first.
+func gophersatInput(ctx context.Context, cnf *CNF) ([][]int, error) {
 	ints := make([]int, 0, len(cnf.lits)-cnf.NumClauses)
 	clauses := make([][]int, 0, cnf.NumClauses)
+	ended := poll(ctx)
 	cnf.Clauses(func(cl []Lit) {
+		if ended() {
+			return
+		}
 		start := len(ints)
 		for _, l := range cl {
 			ints = append(ints, int(l))
 		}
 		clauses = append(clauses, ints[start:len(ints):len(ints)])
 	})
-	return clauses
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return clauses, nil
 }
 
 // Solve runs gophersat on the formula. When ctx ends first, Solve returns
@@ -54,13 +62,20 @@ func (Gophersat) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	// propagateUnits); on a small one gophersat's own pass costs less
 	// than another copy (9x9 Sudoku: direct-sat 1.12 -> 1.26 ms median)
 	if len(cnf.lits) >= presimplifyLits {
-		simple, ok := propagateUnits(cnf)
+		simple, ok, err := propagateUnits(ctx, cnf)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return &Result{}, nil
 		}
 		cnf = simple
 	}
-	input, numVars := gophersatInput(cnf), cnf.NumVars
+	input, err := gophersatInput(ctx, cnf)
+	if err != nil {
+		return nil, err
+	}
+	numVars := cnf.NumVars
 	type answer struct {
 		sat   bool
 		model []bool

@@ -1,5 +1,7 @@
 package satenc
 
+import "context"
+
 // propagateUnits simplifies a formula by unit propagation, in time linear
 // in its size: every literal a unit clause forces, directly or through
 // other clauses, becomes a unit clause of the result; the other clauses
@@ -13,7 +15,12 @@ package satenc
 // rescanning every clause after each unit it finds (and checks each
 // clause for repeated literals in quadratic time on every scan), which
 // took 6 of 10 seconds on IPC Elevator-Learned s21-1.
-func propagateUnits(cnf *CNF) (out *CNF, ok bool) {
+//
+// It returns ctx's error when ctx ends first: on a formula of a hundred
+// million literals (Blocksworld-GTOHP p27, 7 layers) the pass takes a
+// second, too long to finish after a timeout.
+func propagateUnits(ctx context.Context, cnf *CNF) (out *CNF, ok bool, err error) {
+	ended := poll(ctx)
 	n := cnf.NumVars
 	idx := func(l Lit) int { // 2v for v, 2v+1 for -v
 		if l < 0 {
@@ -51,6 +58,9 @@ func propagateUnits(cnf *CNF) (out *CNF, ok bool) {
 	stamp := make([]int32, 2*n+2)
 	seen := int32(0)
 	cnf.Clauses(func(cl []Lit) {
+		if ended() {
+			return
+		}
 		seen++
 		start := len(lits)
 		for _, l := range cl {
@@ -75,8 +85,11 @@ func propagateUnits(cnf *CNF) (out *CNF, ok bool) {
 	})
 	nc := len(starts)
 	starts = append(starts, int32(len(lits)))
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
 	if conflict {
-		return nil, false
+		return nil, false, nil
 	}
 	// occurrences: the clauses of literal index i are occ[off[i]:off[i+1]]
 	off := make([]int32, 2*n+3)
@@ -89,6 +102,9 @@ func propagateUnits(cnf *CNF) (out *CNF, ok bool) {
 	occ := make([]int32, len(lits))
 	fill := append([]int32(nil), off...)
 	for c := range nc {
+		if ended() {
+			return nil, false, ctx.Err()
+		}
 		for _, l := range lits[starts[c]:starts[c+1]] {
 			occ[fill[idx(l)]] = int32(c)
 			fill[idx(l)]++
@@ -101,6 +117,9 @@ func propagateUnits(cnf *CNF) (out *CNF, ok bool) {
 	}
 	sat := make([]bool, nc)
 	for i := 0; i < len(trail) && !conflict; i++ {
+		if ended() {
+			return nil, false, ctx.Err()
+		}
 		l := trail[i]
 		for _, c := range occ[off[idx(l)]:off[idx(l)+1]] {
 			sat[c] = true
@@ -138,7 +157,7 @@ func propagateUnits(cnf *CNF) (out *CNF, ok bool) {
 		}
 	}
 	if conflict {
-		return nil, false
+		return nil, false, nil
 	}
 	out = &CNF{NumVars: n}
 	out.lits = make([]Lit, 0, 2*len(trail)+len(lits)+nc)
@@ -166,6 +185,9 @@ func propagateUnits(cnf *CNF) (out *CNF, ok bool) {
 	}
 	buf := make([]Lit, 0, 64)
 	for _, c := range order {
+		if ended() {
+			return nil, false, ctx.Err()
+		}
 		buf = append(buf[:0], lits[starts[c]:starts[c+1]]...)
 		for j := 0; j < len(buf); {
 			if value(buf[j]) != 0 {
@@ -179,5 +201,19 @@ func propagateUnits(cnf *CNF) (out *CNF, ok bool) {
 		out.lits = append(out.lits, 0)
 		out.NumClauses++
 	}
-	return out, true
+	return out, true, nil
+}
+
+// poll returns a function that reports whether ctx has ended, looking at
+// the context once in 4096 calls: cheap enough for the inner loop of a
+// linear pass, often enough to stop it within a millisecond or so. Once
+// it has reported true it goes on doing so.
+func poll(ctx context.Context) func() bool {
+	n, done := 0, false
+	return func() bool {
+		if n++; !done && n&4095 == 0 {
+			done = ctx.Err() != nil
+		}
+		return done
+	}
 }

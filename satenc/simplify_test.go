@@ -1,6 +1,7 @@
 package satenc
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -45,7 +46,10 @@ func TestPropagateUnits(t *testing.T) {
 			}
 			c.AddClause(cl...)
 		}
-		out, ok := propagateUnits(c)
+		out, ok, err := propagateUnits(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
 		models := 0
 		for a := range uint32(1) << n {
 			in := holds(c, a)
@@ -94,3 +98,44 @@ func TestPropagateUnits(t *testing.T) {
 		t.Fatalf("%d conflicts, %d clauses left: the formulas did not exercise both", conflicts, reduced)
 	}
 }
+
+// TestLinearPassesStop checks that the passes over a whole formula
+// before a solver starts (unit propagation, gophersat's input, the
+// DIMACS file of an external solver) end with the context's error when
+// it has ended, instead of running to the end.
+func TestLinearPassesStop(t *testing.T) {
+	c := &CNF{}
+	vs := make([]Lit, 1000)
+	for i := range vs {
+		vs[i] = Lit(c.NewVar())
+	}
+	c.AddClause(vs[0])
+	for i := 1; i < len(vs); i++ {
+		for range 100 {
+			c.AddClause(-vs[i-1], vs[i], vs[(i*7)%len(vs)])
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := propagateUnits(ctx, c); err != context.Canceled {
+		t.Errorf("propagateUnits: error %v, want %v", err, context.Canceled)
+	}
+	if _, err := gophersatInput(ctx, c); err != context.Canceled {
+		t.Errorf("gophersatInput: error %v, want %v", err, context.Canceled)
+	}
+	if _, err := (Gophersat{}).Solve(ctx, c); err != context.Canceled {
+		t.Errorf("Gophersat.Solve: error %v, want %v", err, context.Canceled)
+	}
+	var w countingWriter
+	if err := WriteDIMACS(ctxWriter{ctx, &w}, c, c.NumVars, nil); err != context.Canceled || w.n > 0 {
+		t.Errorf("WriteDIMACS: error %v after %d bytes, want %v after none", err, w.n, context.Canceled)
+	}
+	// the same passes under a live context finish
+	if _, ok, err := propagateUnits(context.Background(), c); err != nil || !ok {
+		t.Errorf("propagateUnits: %v, %v", ok, err)
+	}
+}
+
+type countingWriter struct{ n int }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }

@@ -195,7 +195,9 @@ func WriteDIMACS(w io.Writer, c *CNF, numVars int, comments []string) error {
 			b = strconv.AppendInt(b, int64(l), 10)
 			b = append(b, ' ')
 		}
-		out.Write(b)
+		if _, err := out.Write(b); err != nil {
+			return err // the writer's error stays: stop formatting
+		}
 	}
 	return out.Flush()
 }

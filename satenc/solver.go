@@ -64,7 +64,9 @@ func (x External) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := WriteDIMACS(f, cnf, cnf.NumVars, nil); err != nil {
+	// writing a formula of a hundred million literals takes seconds:
+	// the writer stops when ctx ends
+	if err := WriteDIMACS(ctxWriter{ctx, f}, cnf, cnf.NumVars, nil); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -209,4 +211,17 @@ func ReadModel(r io.Reader, numVars int) (*Result, error) {
 		return &Result{}, nil
 	}
 	return nil, fmt.Errorf("%w: no answer (no \"s SATISFIABLE\", \"s UNSATISFIABLE\", \"SAT\" or \"UNSAT\" line)", ErrSolver)
+}
+
+// ctxWriter is w that fails with ctx's error once ctx has ended.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
