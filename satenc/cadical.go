@@ -109,14 +109,23 @@ type cadical struct {
 
 func newCadical() *cadical {
 	c := &cadical{s: C.ccadical_init()}
-	quiet := C.CString("quiet")
-	C.ccadical_set_option(c.s, quiet, 1) // it would write to standard output
-	C.free(unsafe.Pointer(quiet))
+	c.setOption("quiet", 1) // it would write to standard output
+	// decide variables false first, as gophersat does: most variables of
+	// a planning formula (an action at a step, a method for a task) are
+	// false in a plan. On IPC Elevator s20-0 at depth 8, CaDiCaL's
+	// default (true first) found no model in 30 s; false first, 1.3 s
+	c.setOption("phase", 0)
 	c.learnt = (*C.int64_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.int64_t(0)))))
 	C.count_learnt_in(c.s, c.learnt)
 	c.budget = (*C.int)(C.calloc(1, C.size_t(unsafe.Sizeof(C.int(0)))))
 	C.stop_on(c.s, c.budget)
 	return c
+}
+
+func (c *cadical) setOption(name string, v int) {
+	n := C.CString(name)
+	C.ccadical_set_option(c.s, n, C.int(v))
+	C.free(unsafe.Pointer(n))
 }
 
 func (c *cadical) Name() string { return Cadical{}.Name() }
