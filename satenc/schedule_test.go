@@ -23,7 +23,7 @@ func TestSchedule(t *testing.T) {
 	for round := 0; round < 1000; round++ {
 		for d, ok := sc.opening(); ok; d, ok = sc.opening() {
 			opened = append(opened, d)
-			sc.add(d)
+			sc.add(d, 0)
 		}
 		d, slice, ok := sc.pick()
 		if !ok {
@@ -61,7 +61,7 @@ func TestScheduleLast(t *testing.T) {
 	if !ok || d != 3 {
 		t.Fatalf("opening = %d, %v", d, ok)
 	}
-	sc.add(d)
+	sc.add(d, 0)
 	if _, ok := sc.opening(); ok {
 		t.Fatal("a horizon beyond the last depth opened")
 	}
@@ -71,5 +71,34 @@ func TestScheduleLast(t *testing.T) {
 	sc.done(3, time.Second, true)
 	if _, _, ok := sc.pick(); ok {
 		t.Fatal("a horizon left after the last was refuted")
+	}
+}
+
+// TestScheduleEncodingBalance: a deeper horizon opens only once the
+// search since the last one opened has lasted as long as its encoding.
+func TestScheduleEncodingBalance(t *testing.T) {
+	sc := newSchedule(2, 40)
+	d, ok := sc.opening()
+	if !ok || d != 2 {
+		t.Fatalf("opening = %d, %v; want 2", d, ok)
+	}
+	sc.add(d, time.Second) // its layers took a second to encode
+	for i := range 3 {
+		if d, ok := sc.opening(); ok {
+			t.Fatalf("horizon %d opened after %d ms of search, encoding took 1 s", d, 300*i)
+		}
+		h, _, _ := sc.pick()
+		sc.done(h, 300*time.Millisecond, false)
+	}
+	h, _, _ := sc.pick()
+	sc.done(h, 100*time.Millisecond, false)
+	if d, ok := sc.opening(); !ok || d != 3 {
+		t.Fatalf("opening = %d, %v after 1 s of search; want 3", d, ok)
+	}
+	// a refuted horizon leaves none open: the next opens at once
+	sc.add(3, time.Hour)
+	sc.done(3, time.Millisecond, true)
+	if d, ok := sc.opening(); !ok || d != 4 {
+		t.Fatalf("opening = %d, %v with no horizon open; want 4", d, ok)
 	}
 }
