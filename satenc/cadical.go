@@ -178,7 +178,9 @@ func (c *cadical) SolveWithin(ctx context.Context, d time.Duration, assumptions 
 	}
 	c.flush()
 	C.set_flag(c.budget, 0)
-	if d > 0 {
+	if d > 0 && sliceConflicts > 0 {
+		c.limitConflicts(sliceConflicts)
+	} else if d > 0 {
 		b := c.budget
 		timer := time.AfterFunc(d, func() { C.set_flag(b, 1) })
 		// the solve below returns before Close can free the flag, but a
@@ -224,10 +226,20 @@ func (c *cadical) SolveWithin(ctx context.Context, d time.Duration, assumptions 
 	case 20:
 		return false, true, nil
 	}
-	if d > 0 && C.flag_set(unsafe.Pointer(c.budget)) != 0 {
+	if d > 0 && (sliceConflicts > 0 || C.flag_set(unsafe.Pointer(c.budget)) != 0) {
 		return false, false, nil
 	}
 	return false, false, errStopped
+}
+
+// sliceConflicts, when positive, bounds a search given a time budget by
+// this many conflicts instead (a test's deterministic slices).
+var sliceConflicts = 0
+
+func (c *cadical) limitConflicts(n int) {
+	name := C.CString("conflicts")
+	C.ccadical_limit(c.s, name, C.int(n))
+	C.free(unsafe.Pointer(name))
 }
 
 func (c *cadical) Model() []bool { return c.model }
