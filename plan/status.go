@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"errors"
+	"slices"
 )
 
 // The sentinel errors of planning. Every stage (grounding, search,
@@ -45,6 +46,12 @@ const (
 	Memory       Status = "memory"
 	Failed       Status = "error"
 )
+
+// Statuses lists every status.
+var Statuses = []Status{Solved, OK, Unsolvable, Inconclusive, Timeout, Interrupted, NodeLimit, DepthLimit, TooLarge, Memory, Failed}
+
+// Known reports whether s is one of Statuses.
+func (s Status) Known() bool { return slices.Contains(Statuses, s) }
 
 // StatusOf classifies an error: nil is Solved; a context error is Timeout
 // (deadline) or Interrupted (cancelled); a sentinel of this package gives

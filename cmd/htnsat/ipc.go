@@ -19,6 +19,8 @@ type ipcOptions struct {
 	first   int
 	pandaPI string
 	either  []string
+	from    string
+	pick    ipc.Pick
 }
 
 func newCmdIPC(ios *ioStreams) *cobra.Command {
@@ -41,7 +43,12 @@ after parsing.
 --either CSV --either CSV ... runs nothing: it reads the rows of earlier
 plan runs (their --csv files) and counts, per domain, the problems each
 solved and those at least one solved, on the problems all of them ran:
-what the engines side by side (htnsat plan --engine auto) solve.`,
+what the engines side by side (htnsat plan --engine auto) solve.
+
+--from CSV runs only the problems that have a row in an earlier run's CSV
+file, narrowed by --status (those rows' statuses) and --over (rows that
+took longer than this): for example, the timeouts of a table again, or the
+problems it solved late.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -71,6 +78,9 @@ what the engines side by side (htnsat plan --engine auto) solve.`,
 	f.IntVar(&opts.first, "first", 0, "only the first N problems of each domain (0: all)")
 	f.BoolVar(&opts.Resume, "resume", false, "keep the rows already in --csv and run only the other problems")
 	f.StringVar(&opts.pandaPI, "pandapi", "", "ground the problems of this pandaPI figures file and compare (see above)")
+	f.StringVar(&opts.from, "from", "", "only the problems with a row in this CSV file of an earlier run (see above)")
+	f.StringSliceVar(&opts.pick.Statuses, "status", nil, "with --from: only rows with one of these statuses")
+	f.DurationVar(&opts.pick.Over, "over", 0, "with --from: only rows that took longer than this")
 	f.StringArrayVar(&opts.either, "either", nil, "count the problems solved by either of these runs' CSV files (repeatable; see above)")
 	return cmd
 }
@@ -81,6 +91,9 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 	}
 	if opts.Resume && opts.CSV == "" {
 		return &usageError{fmt.Errorf("--resume needs --csv")}
+	}
+	if opts.from == "" && (len(opts.pick.Statuses) > 0 || opts.pick.Over > 0) {
+		return &usageError{fmt.Errorf("--status and --over narrow --from: give --from CSV")}
 	}
 	ins, err := corpus.IPC(opts.dir)
 	if err != nil {
@@ -95,6 +108,15 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		}
 	}
 	sel := ipc.Select(ins, opts.filter, opts.first)
+	if opts.from != "" {
+		rows, err := ipc.ReadCSV(opts.from)
+		if err != nil {
+			return err
+		}
+		if sel, err = ipc.SelectFrom(sel, rows, opts.pick); err != nil {
+			return &usageError{fmt.Errorf("--from %s: %w", opts.from, err)}
+		}
+	}
 	var panda []ipc.PandaRow
 	if opts.pandaPI != "" {
 		if opts.Stage != "ground" {

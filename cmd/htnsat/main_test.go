@@ -64,6 +64,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"plan", "--bogus", sudokuDomain, paperOrdered}, exitUsage, "unknown flag"},
 		{[]string{"parse", "/does/not/exist", paperOrdered}, exitFailure, "no such file"},
 		{[]string{"sudoku", "solve", "12345"}, exitFailure, "has 5"},
+		{[]string{"ipc", t.TempDir(), "--status", "timeout"}, exitUsage, "give --from CSV"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, "", c.args...)

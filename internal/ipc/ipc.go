@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,6 +70,40 @@ func Select(ins []corpus.Instance, filter string, first int) []corpus.Instance {
 		sel = append(sel, in)
 	}
 	return sel
+}
+
+// Pick says which rows of an earlier run (ReadCSV) to run again: those
+// whose status is one of Statuses (any status when empty) and that took
+// longer than Over.
+type Pick struct {
+	Statuses []string
+	Over     time.Duration
+}
+
+// SelectFrom keeps the problems of sel that have a row in rows matching
+// pick, in sel's order. It fails when a status is not one of plan's or
+// when nothing is left, so that a typo does not run an empty table.
+func SelectFrom(sel []corpus.Instance, rows map[string]Result, pick Pick) ([]corpus.Instance, error) {
+	for _, s := range pick.Statuses {
+		if !plan.Status(s).Known() {
+			return nil, fmt.Errorf("unknown status %q (want one of %v)", s, plan.Statuses)
+		}
+	}
+	var out []corpus.Instance
+	for _, in := range sel {
+		r, ok := rows[Key(in)]
+		if !ok || len(pick.Statuses) > 0 && !slices.Contains(pick.Statuses, r.Status) {
+			continue
+		}
+		if time.Duration(r.Seconds*float64(time.Second)) <= pick.Over {
+			continue
+		}
+		out = append(out, in)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no problem of the selection has a matching row")
+	}
+	return out, nil
 }
 
 // Run runs every problem of sel and returns the results in sel's order.
