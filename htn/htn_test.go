@@ -215,3 +215,22 @@ func TestLeftRecursion(t *testing.T) {
 		}
 	}
 }
+
+// TestPortfolioWeights: Options.Weights changes who is in the portfolio:
+// without depth-first search a best-first member answers, and a portfolio
+// left with no member is an error, not a search.
+func TestPortfolioWeights(t *testing.T) {
+	p, task := testutil.LoadTask(t, "../testdata/split/domain.hddl", "../testdata/split/problem.hddl")
+	o := htn.Options{Search: htn.Auto, Weights: map[string]int{"dfs": 0, "dfs-serial": 0}}
+	_, st := solveAndVerify(t, p, task, o)
+	if !strings.HasPrefix(st.Search, "portfolio: ") || strings.Contains(st.Search, "dfs") {
+		t.Errorf("answered by %q with dfs left out", st.Search)
+	}
+	o.Weights = map[string]int{}
+	for _, m := range htn.PortfolioMembers {
+		o.Weights[m] = 0
+	}
+	if _, _, err := htn.Solve(context.Background(), testutil.Compact(t, task).Task, o); err == nil || !strings.Contains(err.Error(), "no member") {
+		t.Errorf("every weight 0: %v, want an error", err)
+	}
+}

@@ -155,7 +155,17 @@ type Options struct {
 	RestartBudget int64
 	// MaxNodes bounds the search nodes (0: no bound).
 	MaxNodes int64
+	// Weights overrides the portfolio's weights by member name
+	// (PortfolioMembers); weight 0 leaves a member out. A member's turns
+	// last its weight times the round's slice.
+	Weights map[string]int
 }
+
+// PortfolioMembers names the members the portfolio (Search Auto) may
+// run, for Options.Weights: in total order dfs, dfs-rec (depth-first with
+// RecursionBound, on recursive networks), gbfs and astar; in partial
+// order the serial ones too.
+var PortfolioMembers = []string{"dfs", "dfs-rec", "gbfs", "astar", "dfs-serial", "dfs-serial-rec", "gbfs-serial"}
 
 // Stats describe a search.
 type Stats struct {
@@ -272,9 +282,18 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 		}
 		var members []*member
 		for _, c := range configs {
+			if w, ok := opt.Weights[c.name]; ok {
+				c.weight = w
+			}
+			if c.weight <= 0 {
+				continue
+			}
 			members = append(members, &member{name: c.name, weight: c.weight, incomplete: c.incomplete, run: func(p *pauser, st *Stats) (*ground.Solution, error) {
 				return c.run(c.opt, p, st)
 			}})
+		}
+		if len(members) == 0 {
+			return nil, fmt.Errorf("the portfolio has no member: every weight is 0")
 		}
 		return portfolio(ctx, members, portfolioSlice, v.total || opt.CompletePO, limit, stats)
 	}

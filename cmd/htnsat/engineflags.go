@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/htn"
@@ -27,6 +29,7 @@ type engineFlags struct {
 	noDeadEnds  bool
 	noRestarts  bool
 	recBound    bool
+	weights     map[string]int
 	noConflicts bool
 	completePO  bool
 	serial      bool
@@ -51,6 +54,7 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&e.noFocus, "no-focus", false, "partial order: do not decompose the latest decomposition's tasks before older ones")
 	f.BoolVar(&e.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
 	f.BoolVar(&e.recBound, "recursion-bound", false, "depth-first search of a recursive network: bound how deep a task recurs, from 1, doubling when the search is exhausted")
+	f.StringToIntVar(&e.weights, "portfolio", nil, "--search auto: weights of the portfolio's members by name (dfs, dfs-rec, gbfs, astar; in partial order also dfs-serial, dfs-serial-rec, gbfs-serial), e.g. dfs=2,dfs-rec=1; 0 leaves a member out")
 	f.BoolVar(&e.noRestarts, "no-restarts", false, "depth-first search: never start over")
 	f.BoolVar(&e.noConflicts, "no-conflicts", false, "do not weigh the choice of task by past dead ends")
 	f.BoolVar(&e.serial, "serial", false, "search of a partial-order network (dfs, gbfs, astar): carry each begun task through before its siblings (if that finds nothing, the search runs again without it; the portfolio has serial dfs and gbfs members)")
@@ -74,8 +78,17 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 	if err != nil {
 		return htn.Options{}, &usageError{err}
 	}
+	for name, w := range e.weights {
+		if !slices.Contains(htn.PortfolioMembers, name) {
+			return htn.Options{}, &usageError{fmt.Errorf("--portfolio: no member %q (want one of %s)", name, strings.Join(htn.PortfolioMembers, ", "))}
+		}
+		if w < 0 {
+			return htn.Options{}, &usageError{fmt.Errorf("--portfolio: the weight of %s is negative", name)}
+		}
+	}
 	return htn.Options{
-		Search: s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO, Serial: e.serial,
+		Weights: e.weights,
+		Search:  s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO, Serial: e.serial,
 		NoMRV: e.noMRV, NoLookahead: e.noAhead, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
 		NoRestarts: e.noRestarts, NoConflicts: e.noConflicts, RecursionBound: e.recBound,
 	}, nil
