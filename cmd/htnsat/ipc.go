@@ -74,7 +74,7 @@ problems it solved late.`,
 	f.StringVar(&opts.filter, "filter", "", "only problems whose track/domain/name contains this")
 	f.StringVar(&opts.CSV, "csv", "", "write one row per problem to this CSV file")
 	f.IntVar(&opts.MemMB, "mem", 8192, "memory limit per problem in MiB")
-	f.StringSliceVar(&opts.Extra, "arg", nil, "extra argument passed to each run (repeatable)")
+	f.StringArrayVar(&opts.Extra, "arg", nil, "extra argument passed to each run (repeatable; taken whole, commas included)")
 	f.IntVar(&opts.first, "first", 0, "only the first N problems of each domain (0: all)")
 	f.BoolVar(&opts.Resume, "resume", false, "keep the rows already in --csv and run only the other problems")
 	f.StringVar(&opts.pandaPI, "pandapi", "", "ground the problems of this pandaPI figures file and compare (see above)")
