@@ -259,11 +259,13 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 // unsatisfiable closes every shallower one too.
 func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited, cfg Config, from, to int, st *Stats) (*ground.Solution, error) {
 	sc := newSchedule(from, to)
+	sc.gauge = plan.MemoryGaugeOf(ctx)
 	finals := map[int]Lit{}
 	for {
 		// open horizons, growing the formula to each
 		for d, ok := sc.opening(); ok; d, ok = sc.opening() {
 			t0 := time.Now()
+			before := sc.used()
 			for len(enc.layers) < d {
 				if err := enc.AddLayer(); err != nil {
 					return nil, err
@@ -276,7 +278,7 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 				return nil, err
 			}
 			finals[d] = final
-			sc.add(d, took)
+			sc.add(d, took, sc.used()-before)
 		}
 		d, slice, ok := sc.pick()
 		if !ok {
@@ -329,6 +331,10 @@ type schedule struct {
 	// the encoding time of the last horizon opened, and the search time
 	// since then
 	encoded, searched time.Duration
+	// gauge, when the run has a memory limit (plan.MemoryGauge), and how
+	// much the memory in use grew while the last horizon was encoded
+	gauge plan.MemoryGauge
+	grew  int64
 }
 
 type horizon struct {
@@ -342,6 +348,9 @@ var (
 	horizonGamma       = 0.7
 	horizonSlice       = 250 * time.Millisecond
 	horizonShare int64 = 10
+	// horizonMemory is the share of a memory limit past which no horizon
+	// is opened while another is open
+	horizonMemory = 0.75
 )
 
 func newSchedule(from, to int) *schedule {
@@ -357,13 +366,21 @@ func newSchedule(from, to int) *schedule {
 // costs memory, takes at most about half the time once the search
 // stalls: Freecell-Learned 02-4 encoded up to 37 million clauses in 53
 // of 60 s and 13 GiB, while its plan is found at depth 7 after 5 s of
-// search.
+// search. Under a memory limit, no horizon is opened while one is open
+// and the memory in use, with twice what the last opening took, would
+// pass horizonMemory of the limit: the open horizons go on being
+// searched instead of the run being stopped at the limit.
 func (s *schedule) opening() (int, bool) {
 	if len(s.open) >= horizonWidth || s.next > s.to {
 		return 0, false
 	}
 	if len(s.open) > 0 && s.searched < s.encoded {
 		return 0, false
+	}
+	if len(s.open) > 0 && s.gauge != nil {
+		if used, limit := s.gauge(); limit > 0 && float64(used+2*max(s.grew, 0)) > horizonMemory*float64(limit) {
+			return 0, false
+		}
 	}
 	for _, h := range s.open {
 		if h.spent == 0 {
@@ -374,11 +391,20 @@ func (s *schedule) opening() (int, bool) {
 }
 
 // add opens the horizon at depth d (what opening returned), whose layers
-// took encoded to encode.
-func (s *schedule) add(d int, encoded time.Duration) {
+// took encoded to encode and grew the memory in use by grew bytes.
+func (s *schedule) add(d int, encoded time.Duration, grew int64) {
 	s.open = append(s.open, horizon{depth: d})
 	s.next = d + max(1, d/8)
-	s.encoded, s.searched = encoded, 0
+	s.encoded, s.searched, s.grew = encoded, 0, grew
+}
+
+// used is the memory in use by the gauge, 0 without one.
+func (s *schedule) used() int64 {
+	if s.gauge == nil {
+		return 0
+	}
+	used, _ := s.gauge()
+	return used
 }
 
 // pick returns the horizon to run next and its slice (0: no limit).

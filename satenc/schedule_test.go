@@ -23,7 +23,7 @@ func TestSchedule(t *testing.T) {
 	for round := 0; round < 1000; round++ {
 		for d, ok := sc.opening(); ok; d, ok = sc.opening() {
 			opened = append(opened, d)
-			sc.add(d, 0)
+			sc.add(d, 0, 0)
 		}
 		d, slice, ok := sc.pick()
 		if !ok {
@@ -61,7 +61,7 @@ func TestScheduleLast(t *testing.T) {
 	if !ok || d != 3 {
 		t.Fatalf("opening = %d, %v", d, ok)
 	}
-	sc.add(d, 0)
+	sc.add(d, 0, 0)
 	if _, ok := sc.opening(); ok {
 		t.Fatal("a horizon beyond the last depth opened")
 	}
@@ -82,7 +82,7 @@ func TestScheduleEncodingBalance(t *testing.T) {
 	if !ok || d != 2 {
 		t.Fatalf("opening = %d, %v; want 2", d, ok)
 	}
-	sc.add(d, time.Second) // its layers took a second to encode
+	sc.add(d, time.Second, 0) // its layers took a second to encode
 	for i := range 3 {
 		if d, ok := sc.opening(); ok {
 			t.Fatalf("horizon %d opened after %d ms of search, encoding took 1 s", d, 300*i)
@@ -96,9 +96,41 @@ func TestScheduleEncodingBalance(t *testing.T) {
 		t.Fatalf("opening = %d, %v after 1 s of search; want 3", d, ok)
 	}
 	// a refuted horizon leaves none open: the next opens at once
-	sc.add(3, time.Hour)
+	sc.add(3, time.Hour, 0)
 	sc.done(3, time.Millisecond, true)
 	if d, ok := sc.opening(); !ok || d != 4 {
 		t.Fatalf("opening = %d, %v with no horizon open; want 4", d, ok)
+	}
+}
+
+// TestScheduleMemory: under a memory limit, no deeper horizon opens while
+// one is open and the memory in use, with twice what the last opening
+// took, would pass three quarters of the limit; with none open, one opens
+// whatever the memory.
+func TestScheduleMemory(t *testing.T) {
+	var used int64
+	sc := newSchedule(2, 40)
+	sc.gauge = func() (int64, int64) { return used, 1000 }
+	used = 100
+	d, ok := sc.opening()
+	if !ok || d != 2 {
+		t.Fatalf("opening = %d, %v; want 2", d, ok)
+	}
+	used = 400 // the layers to depth 2 took 300
+	sc.add(d, 0, 300)
+	h, _, _ := sc.pick()
+	sc.done(h, time.Millisecond, false)
+	if d, ok := sc.opening(); ok {
+		t.Fatalf("horizon %d opened with 400 of 1000 in use and 300 taken by the last", d)
+	}
+	used = 140 // the collector freed some: 140 + 2*300 <= 750
+	if d, ok := sc.opening(); !ok || d != 3 {
+		t.Fatalf("opening = %d, %v at 140 of 1000; want 3", d, ok)
+	}
+	sc.add(3, 0, 0)
+	used = 900
+	sc.done(3, time.Millisecond, true) // refutes 2 and 3: none open
+	if d, ok := sc.opening(); !ok || d != 4 {
+		t.Fatalf("opening = %d, %v with no horizon open; want 4 whatever the memory", d, ok)
 	}
 }

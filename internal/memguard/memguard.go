@@ -24,18 +24,34 @@ const Interval = 10 * time.Millisecond
 // heapMetric is the memory held by heap objects, live or not yet swept.
 const heapMetric = "/memory/classes/heap/objects:bytes"
 
+// Used is the memory this process uses: the larger of the Go heap and
+// the resident memory, where the system says.
+func Used() int64 {
+	s := []metrics.Sample{{Name: heapMetric}}
+	metrics.Read(s)
+	var used int64
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		used = int64(s[0].Value.Uint64())
+	}
+	if rss, ok := proc.RSS(os.Getpid()); ok {
+		used = max(used, rss)
+	}
+	return used
+}
+
 // Start returns a context that is cancelled, with an error wrapping
 // plan.ErrMemory as its cause, when the heap or the resident memory passes
-// limit bytes, and a
-// function that stops the guard. A limit of 0 or less guards nothing.
+// limit bytes, and that carries a plan.MemoryGauge of the two (Used)
+// against limit; and a function that stops the guard. A limit of 0 or less guards nothing.
 func Start(ctx context.Context, limit int64) (context.Context, func()) {
 	if limit <= 0 {
 		return ctx, func() {}
 	}
 	prev := debug.SetMemoryLimit(limit)
+	pid := os.Getpid()
+	ctx = plan.WithMemoryGauge(ctx, func() (int64, int64) { return Used(), limit })
 	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
-	pid := os.Getpid()
 	go func() {
 		tick := time.NewTicker(Interval)
 		defer tick.Stop()

@@ -40,3 +40,22 @@ func TestNoLimit(t *testing.T) {
 		t.Error("a zero limit made a new context")
 	}
 }
+
+// TestGauge: the guarded context carries a gauge of the memory in use
+// against the limit; an unguarded one carries none.
+func TestGauge(t *testing.T) {
+	ctx, stop := Start(context.Background(), 1<<40)
+	defer stop()
+	g := plan.MemoryGaugeOf(ctx)
+	if g == nil {
+		t.Fatal("no gauge in the guarded context")
+	}
+	if used, limit := g(); used <= 0 || limit != 1<<40 {
+		t.Errorf("gauge = %d, %d; want some memory in use against %d", used, limit, int64(1)<<40)
+	}
+	ctx, stop2 := Start(context.Background(), 0)
+	defer stop2()
+	if plan.MemoryGaugeOf(ctx) != nil {
+		t.Error("a gauge without a limit")
+	}
+}
