@@ -377,13 +377,14 @@ func (s *schedule) opening() (int, bool) {
 	if len(s.open) > 0 && s.searched < s.encoded {
 		return 0, false
 	}
-	if len(s.open) > 0 && s.gauge != nil {
-		if used, limit := s.gauge(); limit > 0 && float64(used+2*max(s.grew, 0)) > horizonMemory*float64(limit) {
+	for _, h := range s.open {
+		if h.spent == 0 {
 			return 0, false
 		}
 	}
-	for _, h := range s.open {
-		if h.spent == 0 {
+	// the gauge reads the system's figures: last
+	if len(s.open) > 0 && s.gauge != nil {
+		if used, limit := s.gauge(); limit > 0 && float64(used+2*max(s.grew, 0)) > horizonMemory*float64(limit) {
 			return 0, false
 		}
 	}

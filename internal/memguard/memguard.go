@@ -24,19 +24,24 @@ const Interval = 10 * time.Millisecond
 // heapMetric is the memory held by heap objects, live or not yet swept.
 const heapMetric = "/memory/classes/heap/objects:bytes"
 
-// Used is the memory this process uses: the larger of the Go heap and
-// the resident memory, where the system says.
-func Used() int64 {
+// usage reads the Go heap (0 if the runtime does not say) and the
+// resident memory of this process (ok false where the system does not
+// say), the two things the guard watches.
+func usage() (heap, rss int64, ok bool) {
 	s := []metrics.Sample{{Name: heapMetric}}
 	metrics.Read(s)
-	var used int64
 	if s[0].Value.Kind() == metrics.KindUint64 {
-		used = int64(s[0].Value.Uint64())
+		heap = int64(s[0].Value.Uint64())
 	}
-	if rss, ok := proc.RSS(os.Getpid()); ok {
-		used = max(used, rss)
-	}
-	return used
+	rss, ok = proc.RSS(os.Getpid())
+	return heap, rss, ok
+}
+
+// Used is the memory this process uses: the larger of the Go heap and
+// the resident memory.
+func Used() int64 {
+	heap, rss, _ := usage()
+	return max(heap, rss)
 }
 
 // Start returns a context that is cancelled, with an error wrapping
@@ -48,14 +53,12 @@ func Start(ctx context.Context, limit int64) (context.Context, func()) {
 		return ctx, func() {}
 	}
 	prev := debug.SetMemoryLimit(limit)
-	pid := os.Getpid()
 	ctx = plan.WithMemoryGauge(ctx, func() (int64, int64) { return Used(), limit })
 	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
 	go func() {
 		tick := time.NewTicker(Interval)
 		defer tick.Stop()
-		s := []metrics.Sample{{Name: heapMetric}}
 		for {
 			select {
 			case <-done:
@@ -63,12 +66,12 @@ func Start(ctx context.Context, limit int64) (context.Context, func()) {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				metrics.Read(s)
-				if s[0].Value.Kind() == metrics.KindUint64 && int64(s[0].Value.Uint64()) > limit {
+				heap, rss, ok := usage()
+				if heap > limit {
 					cancel(fmt.Errorf("%w: the heap passed %d MiB", plan.ErrMemory, limit>>20))
 					return
 				}
-				if rss, ok := proc.RSS(pid); ok && rss > limit {
+				if ok && rss > limit {
 					cancel(fmt.Errorf("%w: the resident memory passed %d MiB", plan.ErrMemory, limit>>20))
 					return
 				}
