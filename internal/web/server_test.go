@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -113,15 +115,18 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
-// TestLimits: a solve past its time limit answers 504, and a request when
-// every slot is busy answers 503.
+// TestLimits: a solve past its time limit reports status timeout, a
+// client that goes away frees its slot, and a request when every slot is
+// busy answers 503.
 func TestLimits(t *testing.T) {
+	// A real solve far past its limit: an empty 25x25 through the HTN
+	// encoding cannot be parsed, grounded and solved in a millisecond.
 	empty := strings.Repeat(".", 25*25)
-	ts := newServer(t, Options{SolveTimeout: 200 * time.Millisecond, MaxSolves: 1})
+	ts := newServer(t, Options{SolveTimeout: time.Millisecond, MaxSolves: 1})
 	start := time.Now()
-	code, out := post(t, ts, "/api/solve", `{"puzzle":"`+empty+`","engine":"progression","style":"ordered"}`)
+	code, out := post(t, ts, "/api/solve", `{"puzzle":"`+empty+`","engine":"htn-sat"}`)
 	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("the solve took %s for a 200 ms limit", d)
+		t.Errorf("the solve took %s for a 1 ms limit", d)
 	}
 	if code != 200 || out["status"] != "timeout" {
 		// a run's timeout is its status, reported with 200
@@ -130,21 +135,52 @@ func TestLimits(t *testing.T) {
 	start = time.Now()
 	code, out = post(t, ts, "/api/hint", `{"puzzle":"`+empty+`","level":"sgac"}`)
 	if code != 504 && code != 200 || time.Since(start) > 3*time.Second {
-		t.Errorf("hint on an empty 25x25 under 200 ms: %d %v after %s", code, out, time.Since(start))
+		t.Errorf("hint on an empty 25x25 under 1 ms: %d %v after %s", code, out, time.Since(start))
 	}
-	// a client that goes away frees its slot: the solve is cancelled
+
+	// A client that goes away frees its slot: the solve's context ends.
+	// The solve here lasts until then, so the test does not depend on
+	// how fast an engine is.
 	s1, _ := New(Options{MaxSolves: 1, SolveTimeout: time.Minute})
+	started, ended := make(chan struct{}), make(chan struct{})
+	s1.run = func(ctx context.Context, p sudoku.Puzzle, e compare.Engine, opt compare.Options) compare.Run {
+		if e == compare.DirectSAT {
+			return compare.RunEngine(ctx, p, e, opt)
+		}
+		close(started)
+		<-ctx.Done()
+		close(ended)
+		return compare.Run{Status: "timeout"}
+	}
 	ts1 := httptest.NewServer(s1)
 	defer ts1.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	req, _ := http.NewRequestWithContext(ctx, "POST", ts1.URL+"/api/solve", strings.NewReader(`{"puzzle":"`+empty+`","engine":"progression","style":"ordered"}`))
-	if r, err := http.DefaultClient.Do(req); err == nil {
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts1.URL+"/api/solve", strings.NewReader(`{"puzzle":"`+empty+`","engine":"progression"}`))
+	go func() {
+		<-started
+		defer cancel()
+		r, err := http.Post(ts1.URL+"/api/solve", "application/json", strings.NewReader(`{"puzzle":"`+paper+`","engine":"direct-sat"}`))
+		if err != nil {
+			t.Error(err)
+			return
+		}
 		r.Body.Close()
-		t.Log("the long solve answered before the client left")
+		if r.StatusCode != 503 {
+			t.Errorf("a second solve while the slot is taken: %d, want 503", r.StatusCode)
+		}
+	}()
+	if r, err := http.DefaultClient.Do(req); err == nil {
+		b, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		t.Fatalf("the endless solve answered: %d %s", r.StatusCode, b)
 	}
-	cancel()
+	select {
+	case <-ended:
+	case <-time.After(3 * time.Second):
+		t.Fatal("the solve of a client that went away was still running 3 s later")
+	}
 	freed := false
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && !freed; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && !freed; time.Sleep(20 * time.Millisecond) {
 		code, _ := post(t, ts1, "/api/solve", `{"puzzle":"`+paper+`","engine":"direct-sat"}`)
 		freed = code == 200
 	}
