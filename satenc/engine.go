@@ -3,6 +3,7 @@ package satenc
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"time"
 
@@ -30,6 +31,9 @@ type Config struct {
 	// OneDepth asks a solver that can be stopped and resumed one depth at
 	// a time, each to the end, instead of sharing its time among several.
 	OneDepth bool
+	// Trace, when not nil, gets a line for each depth encoded and each
+	// search asked (depth, outcome, time): what the schedule did.
+	Trace io.Writer
 	Options
 }
 
@@ -222,6 +226,7 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		if err != nil {
 			return nil, err
 		}
+		cfg.trace(st, "depth %d: encoded in %s, %d vars, %d clauses", depth, since(t0), enc.NumVars, enc.Clauses)
 		st.Tries++
 		st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = depth, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
 		t1 := time.Now()
@@ -240,6 +245,7 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		if err != nil {
 			return nil, err
 		}
+		cfg.trace(st, "depth %d: %s in %s", depth, outcome(sat, true), since(t1))
 		if sat {
 			return decode(enc, s.Model(), cfg, st)
 		}
@@ -279,6 +285,7 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 			}
 			finals[d] = final
 			sc.add(d, took, sc.used()-before)
+			cfg.trace(st, "depth %d: opened, encoded in %s, %d vars, %d clauses", d, secs(took), enc.NumVars, enc.Clauses)
 		}
 		d, slice, ok := sc.pick()
 		if !ok {
@@ -302,6 +309,7 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 		if err != nil {
 			return nil, err
 		}
+		cfg.trace(st, "depth %d: %s in %s (slice %s)", d, outcome(sat, decided), secs(spent), secs(slice))
 		if sat {
 			st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = d, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
 			return decode(enc, s.Model(), cfg, st)
@@ -472,12 +480,14 @@ func solveDepths(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 			return nil, err
 		}
 		st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = depth, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
+		cfg.trace(st, "depth %d: encoded in %s, %d vars, %d clauses", depth, since(t0), enc.NumVars, enc.Clauses)
 		t1 := time.Now()
 		res, decided, err := solveWithin(ctx, cfg.Solver, cnf, skip.budget(depth, to))
 		st.Solve += time.Since(t1)
 		if err != nil {
 			return nil, err
 		}
+		cfg.trace(st, "depth %d: %s in %s", depth, outcome(res.Sat, decided), since(t1))
 		if res.Sat {
 			return decode(enc, res.Model, cfg, st)
 		}
@@ -504,6 +514,31 @@ func solveWithin(ctx context.Context, s Solver, cnf *CNF, d time.Duration) (res 
 	}
 	return res, err == nil, err
 }
+
+// trace writes a line of Config.Trace: the time since the run began,
+// then the event.
+func (cfg *Config) trace(st *Stats, format string, args ...any) {
+	if cfg.Trace == nil {
+		return
+	}
+	fmt.Fprintf(cfg.Trace, "sat %7.3fs  "+format+"\n", append([]any{(st.Encode + st.Solve).Seconds()}, args...)...)
+}
+
+// outcome names what a search decided.
+func outcome(sat, decided bool) string {
+	switch {
+	case sat:
+		return "satisfiable"
+	case decided:
+		return "unsatisfiable"
+	}
+	return "undecided"
+}
+
+// since and secs write a duration in seconds, to the millisecond.
+func since(t time.Time) string { return secs(time.Since(t)) }
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.3fs", d.Seconds()) }
 
 func decode(enc *Encoding, model []bool, cfg Config, st *Stats) (*ground.Solution, error) {
 	t0 := time.Now()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
@@ -271,5 +272,50 @@ func TestLayersWithoutReencoding(t *testing.T) {
 	}
 	if checked < 2 {
 		t.Fatalf("%d runs went beyond their first depth: the test shows nothing", checked)
+	}
+}
+
+// TestTrace checks Config.Trace: on a recursive task, a line for each
+// depth encoded (in order) and each search asked (of a depth encoded), the
+// last one saying the formula was satisfiable at the depth the stats
+// report. The default solver: gophersat, or the linked CaDiCaL and its
+// horizons.
+func TestTrace(t *testing.T) {
+	_, f := loadIPC(t, "Robot", "pfile_02_001")
+	var b strings.Builder
+	_, st, err := satenc.Solve(context.Background(), f.Task, satenc.Config{Trace: &b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	encoded, asked, last := 0, 0, 0
+	for _, l := range lines {
+		var at float64
+		var d int
+		var rest string
+		if _, err := fmt.Sscanf(l, "sat %fs depth %d: %s", &at, &d, &rest); err != nil {
+			t.Fatalf("trace line %q: %v", l, err)
+		}
+		switch rest {
+		case "encoded", "opened,":
+			encoded++
+			if d <= last {
+				t.Errorf("depth %d encoded after depth %d", d, last)
+			}
+			last = d
+		case "unsatisfiable", "satisfiable", "undecided":
+			asked++
+			if d > last {
+				t.Errorf("depth %d asked while depth %d is the last encoded", d, last)
+			}
+		default:
+			t.Errorf("trace line %q", l)
+		}
+	}
+	if want := fmt.Sprintf("depth %d: satisfiable", st.Depth); !strings.Contains(lines[len(lines)-1], want) {
+		t.Errorf("last line %q, want %q", lines[len(lines)-1], want)
+	}
+	if encoded < 2 || asked != st.Tries {
+		t.Errorf("%d depths encoded, %d asked, stats say %d tries (want at least 2)", encoded, asked, st.Tries)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -39,6 +40,7 @@ type engineFlags struct {
 	noIncr      bool
 	skip        bool
 	oneDepth    bool
+	trace       bool
 	depth       int
 }
 
@@ -64,6 +66,7 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&e.maxDepth, "max-depth", 0, "SAT engine: deepest decomposition tree tried for recursive problems (0: 256)")
 	f.BoolVar(&e.noIncr, "no-incremental", false, "SAT engine: encode and solve each depth of a recursive task on its own (by default one formula grows layer by layer: in the linked CaDiCaL, or handed whole to a solver that starts afresh)")
 	f.BoolVar(&e.skip, "skip", false, "SAT engine, with a solver that cannot be resumed (gophersat, external): give each depth but the last a time budget (0.5 s, or a third of the time so far) and move on to one a quarter deeper when it runs out (the linked CaDiCaL shares its time among depths anyway)")
+	f.BoolVar(&e.trace, "trace", false, "SAT engine: write each depth encoded and each search asked (its outcome and time) to stderr")
 	f.BoolVar(&e.oneDepth, "one-depth", false, "SAT engine, with the linked CaDiCaL: ask one depth at a time, each to the end, instead of sharing the solver's time among up to four depths (algorithm B)")
 	f.IntVar(&e.depth, "depth", 0, "SAT engine: use exactly this depth (0: automatic)")
 }
@@ -97,6 +100,9 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 // satConfig is the SAT engine's configuration.
 func (e *engineFlags) satConfig() (satenc.Config, error) {
 	cfg := satenc.Config{MaxDepth: e.maxDepth, Depth: e.depth, NoIncremental: e.noIncr, Skip: e.skip, OneDepth: e.oneDepth, Options: satenc.Options{NoGroups: e.noGroups}}
+	if e.trace {
+		cfg.Trace = os.Stderr
+	}
 	var err error
 	cfg.Solver, err = satSolver(e.satSolver)
 	return cfg, err
