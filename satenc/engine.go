@@ -326,7 +326,8 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 // at once: up to horizonWidth of them, each new one deeper than the last
 // by an eighth, opened only when the open ones all had a slice without an
 // answer and have searched, since the last one opened, as long as its
-// layers took to encode. A slice goes to the open horizon i (0 the shallowest)
+// layers took to encode (and, with horizonPatience p > 0, p times as long
+// as the run took before it opened). A slice goes to the open horizon i (0 the shallowest)
 // whose time so far is least against horizonGamma^i, so that each horizon
 // gets about horizonGamma times the time of the one before it. Slices last
 // horizonSlice, or a tenth of the time so far if that is more; when one
@@ -336,9 +337,9 @@ type schedule struct {
 	next     int // the depth of the next horizon to open
 	open     []horizon
 	start    time.Time
-	// the encoding time of the last horizon opened, and the search time
-	// since then
-	encoded, searched time.Duration
+	// the encoding time of the last horizon opened, the time from the
+	// start to its opening, and the search time since then
+	encoded, before, searched time.Duration
 	// gauge, when the run has a memory limit (plan.MemoryGauge), and how
 	// much the memory in use grew while the last horizon was encoded
 	gauge plan.MemoryGauge
@@ -359,6 +360,9 @@ var (
 	// horizonMemory is the share of a memory limit past which no horizon
 	// is opened while another is open
 	horizonMemory = 0.75
+	// horizonPatience: a horizon opens only after the search since the
+	// last one opened has lasted this share of the time before that
+	horizonPatience = 0.0
 )
 
 func newSchedule(from, to int) *schedule {
@@ -382,7 +386,7 @@ func (s *schedule) opening() (int, bool) {
 	if len(s.open) >= horizonWidth || s.next > s.to {
 		return 0, false
 	}
-	if len(s.open) > 0 && s.searched < s.encoded {
+	if len(s.open) > 0 && (s.searched < s.encoded || float64(s.searched) < horizonPatience*float64(s.before)) {
 		return 0, false
 	}
 	for _, h := range s.open {
@@ -405,6 +409,7 @@ func (s *schedule) add(d int, encoded time.Duration, grew int64) {
 	s.open = append(s.open, horizon{depth: d})
 	s.next = d + max(1, d/8)
 	s.encoded, s.searched, s.grew = encoded, 0, grew
+	s.before = time.Since(s.start) - encoded
 }
 
 // used is the memory in use by the gauge, 0 without one.
