@@ -88,7 +88,13 @@ var ErrDepthLimit = plan.ErrDepthLimit
 // 64 layers in 25 s of CPU time this way. It can cost too (Transport
 // pfile30: 29 s one depth at a time, 42 s shared). Where each depth is
 // decided at once, the depths are asked one after the other as before.
-// Config.OneDepth asks them one at a time, each to the end.
+// Sharing costs most where one depth at a time needs most of the time:
+// the shallow depth gets part of it, in a formula grown deeper, so in a
+// run with a deadline the first half of the time goes to one depth at a
+// time, and depths are shared only after it (Logistics-Learned 22-0: 60 s
+// of CPU shared from the start, 23 s so; Multiarm-Blocksworld
+// pfile_02_020: over 60 s one depth at a time, 27 s so). Config.OneDepth
+// asks them one at a time, each to the end.
 //
 // With Config.Skip, a solver that cannot be resumed gives each layer but
 // the last that will be tried a time budget (half a second, or a third of
@@ -265,6 +271,9 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 // unsatisfiable closes every shallower one too.
 func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited, cfg Config, from, to int, st *Stats) (*ground.Solution, error) {
 	sc := newSchedule(from, to)
+	if end, ok := ctx.Deadline(); ok && horizonSolo > 0 {
+		sc.solo = sc.start.Add(time.Duration(horizonSolo * float64(end.Sub(sc.start))))
+	}
 	sc.gauge = plan.MemoryGaugeOf(ctx)
 	finals := map[int]Lit{}
 	for {
@@ -323,7 +332,9 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 }
 
 // schedule shares the solver's time among open horizons, the depths asked
-// at once: up to horizonWidth of them, each new one deeper than the last
+// at once (in a run with a deadline, only after the first horizonSolo of
+// its time, until when one horizon is open at a time and its search stops
+// at that moment to let others open): up to horizonWidth of them, each new one deeper than the last
 // by an eighth, opened only when the open ones all had a slice without an
 // answer and have searched, since the last one opened, as long as its
 // layers took to encode (and, with horizonPatience p > 0, p times as long
@@ -344,6 +355,9 @@ type schedule struct {
 	// much the memory in use grew while the last horizon was encoded
 	gauge plan.MemoryGauge
 	grew  int64
+	// solo: until then one horizon is open at a time (the first share of
+	// a run with a deadline, see horizonSolo)
+	solo time.Time
 }
 
 type horizon struct {
@@ -360,6 +374,9 @@ var (
 	// horizonMemory is the share of a memory limit past which no horizon
 	// is opened while another is open
 	horizonMemory = 0.75
+	// horizonSolo is the share of a run's time, when it has a deadline,
+	// during which the depths are asked one at a time
+	horizonSolo = 0.5
 	// horizonPatience: a horizon opens only after the search since the
 	// last one opened has lasted this share of the time before that
 	horizonPatience = 0.0
@@ -384,6 +401,9 @@ func newSchedule(from, to int) *schedule {
 // searched instead of the run being stopped at the limit.
 func (s *schedule) opening() (int, bool) {
 	if len(s.open) >= horizonWidth || s.next > s.to {
+		return 0, false
+	}
+	if len(s.open) > 0 && time.Now().Before(s.solo) {
 		return 0, false
 	}
 	if len(s.open) > 0 && (s.searched < s.encoded || float64(s.searched) < horizonPatience*float64(s.before)) {
@@ -428,6 +448,9 @@ func (s *schedule) pick() (depth int, slice time.Duration, ok bool) {
 	}
 	if len(s.open) == 1 && s.next > s.to {
 		return s.open[0].depth, 0, true
+	}
+	if left := time.Until(s.solo); left > 0 && len(s.open) == 1 {
+		return s.open[0].depth, left, true
 	}
 	best, bestScore := 0, math.Inf(1)
 	w := 1.0

@@ -140,6 +140,36 @@ func TestSchedulePatience(t *testing.T) {
 	}
 }
 
+// TestScheduleSolo: until the solo time one horizon is open at a time,
+// and its slice ends at the solo time; after it, horizons open as before.
+func TestScheduleSolo(t *testing.T) {
+	sc := newSchedule(2, 40)
+	sc.solo = time.Now().Add(time.Hour)
+	d, ok := sc.opening()
+	if !ok || d != 2 {
+		t.Fatalf("opening = %d, %v; want 2", d, ok)
+	}
+	sc.add(d, 0, 0)
+	h, slice, _ := sc.pick()
+	if h != 2 || slice < 59*time.Minute || slice > time.Hour {
+		t.Fatalf("pick = %d, %v; want 2 until the solo time, an hour", h, slice)
+	}
+	sc.done(2, time.Minute, false)
+	if d, ok := sc.opening(); ok {
+		t.Fatalf("horizon %d opened beside another before the solo time", d)
+	}
+	sc.done(2, time.Second, true) // refuted: the next depth opens alone
+	if d, ok := sc.opening(); !ok || d != 3 {
+		t.Fatalf("opening = %d, %v with none open; want 3", d, ok)
+	}
+	sc.add(3, 0, 0)
+	sc.done(3, time.Minute, false)
+	sc.solo = time.Now().Add(-time.Second) // the solo time has passed
+	if d, ok := sc.opening(); !ok || d != 4 {
+		t.Fatalf("opening = %d, %v after the solo time; want 4", d, ok)
+	}
+}
+
 // TestScheduleMemory: under a memory limit, no deeper horizon opens while
 // one is open and the memory in use, with twice what the last opening
 // took, would pass three quarters of the limit; with none open, one opens
