@@ -332,13 +332,12 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 }
 
 // schedule shares the solver's time among open horizons, the depths asked
-// at once (in a run with a deadline, only after the first horizonSolo of
-// its time, until when one horizon is open at a time and its search stops
-// at that moment to let others open): up to horizonWidth of them, each new one deeper than the last
+// at once: up to horizonWidth of them, each new one deeper than the last
 // by an eighth, opened only when the open ones all had a slice without an
 // answer and have searched, since the last one opened, as long as its
-// layers took to encode (and, with horizonPatience p > 0, p times as long
-// as the run took before it opened). A slice goes to the open horizon i (0 the shallowest)
+// layers took to encode. In a run with a deadline, only one horizon is
+// open until the first horizonSolo of its time has passed, and its search
+// stops then to let others open. A slice goes to the open horizon i (0 the shallowest)
 // whose time so far is least against horizonGamma^i, so that each horizon
 // gets about horizonGamma times the time of the one before it. Slices last
 // horizonSlice, or a tenth of the time so far if that is more; when one
@@ -348,9 +347,9 @@ type schedule struct {
 	next     int // the depth of the next horizon to open
 	open     []horizon
 	start    time.Time
-	// the encoding time of the last horizon opened, the time from the
-	// start to its opening, and the search time since then
-	encoded, before, searched time.Duration
+	// the encoding time of the last horizon opened, and the search time
+	// since then
+	encoded, searched time.Duration
 	// gauge, when the run has a memory limit (plan.MemoryGauge), and how
 	// much the memory in use grew while the last horizon was encoded
 	gauge plan.MemoryGauge
@@ -377,9 +376,6 @@ var (
 	// horizonSolo is the share of a run's time, when it has a deadline,
 	// during which the depths are asked one at a time
 	horizonSolo = 0.5
-	// horizonPatience: a horizon opens only after the search since the
-	// last one opened has lasted this share of the time before that
-	horizonPatience = 0.0
 )
 
 func newSchedule(from, to int) *schedule {
@@ -406,7 +402,7 @@ func (s *schedule) opening() (int, bool) {
 	if len(s.open) > 0 && time.Now().Before(s.solo) {
 		return 0, false
 	}
-	if len(s.open) > 0 && (s.searched < s.encoded || float64(s.searched) < horizonPatience*float64(s.before)) {
+	if len(s.open) > 0 && s.searched < s.encoded {
 		return 0, false
 	}
 	for _, h := range s.open {
@@ -429,7 +425,6 @@ func (s *schedule) add(d int, encoded time.Duration, grew int64) {
 	s.open = append(s.open, horizon{depth: d})
 	s.next = d + max(1, d/8)
 	s.encoded, s.searched, s.grew = encoded, 0, grew
-	s.before = time.Since(s.start) - encoded
 }
 
 // used is the memory in use by the gauge, 0 without one.
@@ -543,8 +538,8 @@ func solveWithin(ctx context.Context, s Solver, cnf *CNF, d time.Duration) (res 
 	return res, err == nil, err
 }
 
-// trace writes a line of Config.Trace: the time since the run began,
-// then the event.
+// trace writes a line of Config.Trace: the engine's encoding and solving
+// time so far, then the event.
 func (cfg *Config) trace(st *Stats, format string, args ...any) {
 	if cfg.Trace == nil {
 		return
@@ -563,10 +558,13 @@ func outcome(sat, decided bool) string {
 	return "undecided"
 }
 
-// since and secs write a duration in seconds, to the millisecond.
-func since(t time.Time) string { return secs(time.Since(t)) }
+// secs prints a duration in seconds, to the millisecond (formatted only
+// when a trace is written).
+type secs time.Duration
 
-func secs(d time.Duration) string { return fmt.Sprintf("%.3fs", d.Seconds()) }
+func (d secs) String() string { return fmt.Sprintf("%.3fs", time.Duration(d).Seconds()) }
+
+func since(t time.Time) secs { return secs(time.Since(t)) }
 
 func decode(enc *Encoding, model []bool, cfg Config, st *Stats) (*ground.Solution, error) {
 	t0 := time.Now()

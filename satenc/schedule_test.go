@@ -103,43 +103,6 @@ func TestScheduleEncodingBalance(t *testing.T) {
 	}
 }
 
-// TestSchedulePatience: a deeper horizon opens only once the search since
-// the last one opened has lasted horizonPatience times the time before
-// that opening, so the horizons open at times growing geometrically.
-func TestSchedulePatience(t *testing.T) {
-	p := horizonPatience
-	defer func() { horizonPatience = p }()
-	horizonPatience = 1
-	sc := newSchedule(2, 40)
-	sc.start = time.Now().Add(-10 * time.Second) // 10 s of depths decided at once
-	d, ok := sc.opening()
-	if !ok || d != 2 {
-		t.Fatalf("opening = %d, %v; want 2", d, ok)
-	}
-	sc.add(d, time.Second, 0) // 9 s before it, 1 s to encode it
-	for range 8 {
-		h, _, _ := sc.pick()
-		sc.done(h, time.Second, false)
-		if d, ok := sc.opening(); ok {
-			t.Fatalf("horizon %d opened after %s of search, 9 s before the last opening", d, sc.searched)
-		}
-	}
-	h, _, _ := sc.pick()
-	sc.done(h, 1100*time.Millisecond, false)
-	if d, ok := sc.opening(); !ok || d != 3 {
-		t.Fatalf("opening = %d, %v after 9.1 s of search; want 3", d, ok)
-	}
-	horizonPatience = 0 // the encoding balance alone
-	sc = newSchedule(2, 40)
-	sc.start = time.Now().Add(-10 * time.Second)
-	sc.add(2, time.Second, 0)
-	h, _, _ = sc.pick()
-	sc.done(h, time.Second, false)
-	if d, ok := sc.opening(); !ok || d != 3 {
-		t.Fatalf("without patience: opening = %d, %v after 1 s of search; want 3", d, ok)
-	}
-}
-
 // TestScheduleSolo: until the solo time one horizon is open at a time,
 // and its slice ends at the solo time; after it, horizons open as before.
 func TestScheduleSolo(t *testing.T) {
