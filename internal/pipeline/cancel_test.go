@@ -56,6 +56,27 @@ func cancelMidway(t *testing.T, name string, stage func(ctx context.Context) err
 	}
 }
 
+// midway runs stage once with a context that ends after limit (how it
+// ends does not matter) and returns the given fractions of the time it took: cancellation delays
+// that fall mid-way on a slow machine and a fast one alike (fixed delays
+// went stale as the stages got faster). A stage that outlasts limit is
+// taken to last limit.
+func midway(t *testing.T, name string, stage func(ctx context.Context) error, limit time.Duration, fractions ...float64) []time.Duration {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	start := time.Now()
+	err := stage(ctx)
+	full := time.Since(start)
+	cancel()
+	full = min(full, limit)
+	t.Logf("%s: %v to the end or to %v (%v)", name, full, limit, err)
+	delays := make([]time.Duration, len(fractions))
+	for i, f := range fractions {
+		delays[i] = time.Duration(f * float64(full))
+	}
+	return delays
+}
+
 // TestCancelEachStage cancels every stage of a run mid-way on inputs big
 // enough to keep it busy: parsing, grounding, the choice-group analysis,
 // the progression search and the SAT encoding and solving, and the
@@ -73,22 +94,22 @@ func TestCancelEachStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// grounding (about 0.3 s on this machine, less than 0.6 s since
-	// commit 27dae77 made it faster), cancelled early enough to be mid-way
-	// on a faster machine too
-	cancelMidway(t, "ground", func(ctx context.Context) error {
+	// grounding (about 0.3 s on this machine)
+	groundStage := func(ctx context.Context) error {
 		_, _, err := ground.Ground(ctx, p36, ground.Options{})
 		return err
-	}, 10*time.Millisecond, 40*time.Millisecond, 80*time.Millisecond)
+	}
+	cancelMidway(t, "ground", groundStage, midway(t, "ground", groundStage, 10*time.Second, 0.05, 0.15, 0.3)...)
 
 	task, _, err := ground.Ground(context.Background(), p36, ground.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cancelMidway(t, "compaction", func(ctx context.Context) error {
+	compaction := func(ctx context.Context) error {
 		_, err := ground.Compact(ctx, task)
 		return err
-	}, 30*time.Millisecond)
+	}
+	cancelMidway(t, "compaction", compaction, midway(t, "compaction", compaction, 10*time.Second, 0.3)...)
 	f, err := ground.Compact(context.Background(), task)
 	if err != nil {
 		t.Fatal(err)
@@ -119,26 +140,31 @@ func TestCancelEachStage(t *testing.T) {
 		}, full/share)
 	}
 
-	cancelMidway(t, "progression search", func(ctx context.Context) error {
+	// the searches and the SAT engine run for seconds on this grid: each
+	// is timed up to a limit, then cancelled at a share of that
+	progression := func(ctx context.Context) error {
 		_, _, err := htn.Solve(ctx, folded, htn.Options{})
 		return err
-	}, 300*time.Millisecond)
-	cancelMidway(t, "greedy best-first search", func(ctx context.Context) error {
+	}
+	cancelMidway(t, "progression search", progression, midway(t, "progression search", progression, 3*time.Second, 0.2)...)
+	gbfs := func(ctx context.Context) error {
 		_, _, err := htn.Solve(ctx, folded, htn.Options{Search: htn.GBFS})
 		return err
-	}, 300*time.Millisecond)
-	// mid-encoding (about 2 s here): a gophersat search cancelled midway
+	}
+	cancelMidway(t, "greedy best-first search", gbfs, midway(t, "greedy best-first search", gbfs, 3*time.Second, 0.2)...)
+	// mid-encoding and mid-search: a gophersat search cancelled midway
 	// would go on in the background holding the solver's lock, and the
 	// later tests of this package would wait for it
-	cancelMidway(t, "SAT encoding", func(ctx context.Context) error {
+	sat := func(ctx context.Context) error {
 		_, _, err := satenc.Solve(ctx, folded, satenc.Config{})
 		return err
-	}, 100*time.Millisecond, 300*time.Millisecond)
-
-	cancelMidway(t, "the whole pipeline", func(ctx context.Context) error {
+	}
+	cancelMidway(t, "SAT engine", sat, midway(t, "SAT engine", sat, 3*time.Second, 0.05, 0.3)...)
+	whole := func(ctx context.Context) error {
 		_, err := pipeline.Run(ctx, p36, pipeline.Config{Engine: pipeline.SAT})
 		return err
-	}, 200*time.Millisecond, 900*time.Millisecond)
+	}
+	cancelMidway(t, "the whole pipeline", whole, midway(t, "the whole pipeline", whole, 3*time.Second, 0.1, 0.5)...)
 
 	// parsing: a problem of 300,000 initial atoms
 	dir := t.TempDir()
@@ -152,16 +178,18 @@ func TestCancelEachStage(t *testing.T) {
 	if err := os.WriteFile(big, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cancelMidway(t, "parse", func(ctx context.Context) error {
+	parse := func(ctx context.Context) error {
 		_, _, err := pipeline.Load(ctx, "../../domains/sudoku.hddl", big)
 		return err
-	}, 20*time.Millisecond)
+	}
+	cancelMidway(t, "parse", parse, midway(t, "parse", parse, 10*time.Second, 0.2)...)
 
 	// verifying: a plan of one method with 100,000 subtasks
 	vp, vpl := bigPlan(t, 100_000)
-	cancelMidway(t, "verify", func(ctx context.Context) error {
+	verifier := func(ctx context.Context) error {
 		return verify.Verify(ctx, vp, vpl)
-	}, 10*time.Millisecond)
+	}
+	cancelMidway(t, "verify", verifier, midway(t, "verify", verifier, 10*time.Second, 0.2)...)
 }
 
 // bigPlan is a problem whose task has a method of n ordered subtasks,
