@@ -90,3 +90,38 @@ func BenchmarkCompact25(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChoiceGroups finds the choice groups of the compacted ground
+// task of the paper's puzzle and of a 25×25 puzzle, unordered network
+// (each iteration on a task compacted afresh, outside the timing: a task
+// keeps its groups once found).
+func BenchmarkChoiceGroups(b *testing.B) {
+	pz, _ := sudoku.ParsePuzzle(paperPuzzle)
+	for _, c := range []struct {
+		name string
+		g    sudoku.Grid
+	}{{"paper", pz.Grid}, {"25x25", grid25()}} {
+		b.Run(c.name, func(b *testing.B) {
+			_, p, err := sudoku.Model(c.g, sudoku.Unordered)
+			if err != nil {
+				b.Fatal(err)
+			}
+			task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				f, err := ground.Compact(context.Background(), task)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := f.Task.ChoiceGroups(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -3,7 +3,6 @@ package ground
 import (
 	"context"
 	"encoding/binary"
-	"maps"
 	"slices"
 
 	"github.com/htnsat/htnsat/internal/sets"
@@ -169,14 +168,20 @@ func (a *groupAnalysis) findChoiceTasks() bool {
 	return len(a.tasks) >= 2
 }
 
+// exclusion is a pair of choice tasks (indices into groupAnalysis.tasks,
+// i < j) and the number of method pairs by which they block each other.
+type exclusion struct{ i, j, n int32 }
+
 // mutualExclusions counts, for every pair of choice tasks, the values on
 // which their methods block each other both ways: each adds for good a
-// fact the other requires to be false.
-func (a *groupAnalysis) mutualExclusions() map[[2]int]int {
+// fact the other requires to be false. Each pair is counted from its
+// first task, in a dense counter over the second (a map keyed by pairs
+// was an eighth of the analysis' allocations).
+func (a *groupAnalysis) mutualExclusions() []exclusion {
 	t := a.t
 	a.methAdds = make([][]FactID, len(t.Methods))
 	a.methNegs = make([][]FactID, len(t.Methods))
-	index := make([]int, t.NumTasks()) // choice task -> its position in a.tasks
+	index := make([]int32, t.NumTasks()) // choice task -> its last position in a.tasks
 	var choiceMethods []MethodID
 	for i, id := range a.tasks {
 		if i&63 == 0 {
@@ -184,39 +189,68 @@ func (a *groupAnalysis) mutualExclusions() map[[2]int]int {
 				return nil
 			}
 		}
-		index[id] = i
+		index[id] = int32(i)
 		for _, m := range t.Compound(id).Methods {
 			a.methAdds[m], a.methNegs[m] = a.method(m)
 			choiceMethods = append(choiceMethods, m)
 		}
 	}
-	requires := make([][]MethodID, len(t.Facts))
+	// requires[at[f]:at[f+1]]: the choice methods that require f false
+	at := make([]int32, len(t.Facts)+1)
 	for _, m := range choiceMethods {
 		for _, f := range a.methNegs[m] {
-			requires[f] = append(requires[f], m)
+			at[f+1]++
 		}
 	}
-	mutual := map[[2]int]int{}
+	for f := range t.Facts {
+		at[f+1] += at[f]
+	}
+	requires := make([]MethodID, at[len(t.Facts)])
+	next := slices.Clone(at[:len(t.Facts)])
+	for _, m := range choiceMethods {
+		for _, f := range a.methNegs[m] {
+			requires[next[f]] = m
+			next[f]++
+		}
+	}
+	var mutual []exclusion
+	count := make([]int32, len(a.tasks))     // of the pairs of task i, by the other task
+	var met []int32                          // the other tasks counted
 	done := make([]MethodID, len(t.Methods)) // done[m2] == m1+1: pair checked
-	for k, m1 := range choiceMethods {
-		// a method of a 36x36 grid meets hundreds of others
-		if k&15 == 0 {
-			if a.err = a.ctx.Err(); a.err != nil {
-				return nil
-			}
+	k := 0
+	for i, id := range a.tasks {
+		if index[id] != int32(i) {
+			continue // a task the initial network has twice: at its last place
 		}
-		for _, f := range a.methAdds[m1] {
-			for _, m2 := range requires[f] {
-				if m2 <= m1 || done[m2] == m1+1 || a.valueOf[m2] != a.valueOf[m1] || t.Methods[m2].Task == t.Methods[m1].Task {
-					continue
-				}
-				done[m2] = m1 + 1
-				if a.blocks(m2, m1) {
-					i, j := index[t.Methods[m1].Task], index[t.Methods[m2].Task]
-					mutual[[2]int{min(i, j), max(i, j)}]++
+		for _, m1 := range t.Compound(id).Methods {
+			// a method of a 36x36 grid meets hundreds of others
+			if k++; k&15 == 0 {
+				if a.err = a.ctx.Err(); a.err != nil {
+					return nil
 				}
 			}
+			for _, f := range a.methAdds[m1] {
+				for _, m2 := range requires[at[f]:at[f+1]] {
+					task2 := t.Methods[m2].Task
+					j := index[task2]
+					if j <= int32(i) || task2 == id || done[m2] == m1+1 || a.valueOf[m2] != a.valueOf[m1] {
+						continue
+					}
+					done[m2] = m1 + 1
+					if a.blocks(m2, m1) {
+						if count[j] == 0 {
+							met = append(met, j)
+						}
+						count[j]++
+					}
+				}
+			}
 		}
+		for _, j := range met {
+			mutual = append(mutual, exclusion{int32(i), j, count[j]})
+			count[j] = 0
+		}
+		met = met[:0]
 	}
 	return mutual
 }
@@ -235,19 +269,19 @@ func (a *groupAnalysis) blocks(m, o MethodID) bool {
 
 // exclusionGraph links two tasks that exclude each other: they block each
 // other on every value they share.
-func (a *groupAnalysis) exclusionGraph(mutual map[[2]int]int) {
+func (a *groupAnalysis) exclusionGraph(mutual []exclusion) {
 	a.adj = make([]sets.Bits, len(a.tasks))
 	for i := range a.adj {
 		a.adj[i] = sets.NewBits(len(a.tasks))
 	}
-	for pair, n := range mutual {
+	for _, x := range mutual {
 		if a.stopped() {
 			return
 		}
-		i, j := pair[0], pair[1]
+		i, j := int(x.i), int(x.j)
 		shared := a.offers[i].AndCount(a.offers[j])
 		a.work += a.nOffers[i]
-		if n == shared {
+		if int(x.n) == shared {
 			a.adj[i].Add(j)
 			a.adj[j].Add(i)
 		}
@@ -258,8 +292,15 @@ func (a *groupAnalysis) exclusionGraph(mutual map[[2]int]int) {
 // with a pivot, on bitsets), as far as the work budget goes.
 func (a *groupAnalysis) cliques() [][]int {
 	var cliques [][]int
-	var bk func(r []int, p, x sets.Bits)
-	bk = func(r []int, p, x sets.Bits) {
+	// the candidate and excluded sets and the member lists of each depth
+	// of the recursion, reused by siblings
+	type level struct {
+		p, x      sets.Bits
+		ms, pivot []int
+	}
+	var levels []*level
+	var bk func(d int, r []int, p, x sets.Bits)
+	bk = func(d int, r []int, p, x sets.Bits) {
 		if a.tick() {
 			return
 		}
@@ -269,17 +310,23 @@ func (a *groupAnalysis) cliques() [][]int {
 			}
 			return
 		}
+		if d == len(levels) {
+			levels = append(levels, &level{p: sets.NewBits(len(a.tasks)), x: sets.NewBits(len(a.tasks))})
+		}
+		lv := levels[d]
 		pivot, best := -1, -1
-		for _, u := range append(p.Members(), x.Members()...) {
+		lv.pivot = x.AppendMembers(p.AppendMembers(lv.pivot[:0]))
+		for _, u := range lv.pivot {
 			if n := p.AndCount(a.adj[u]); n > best {
 				pivot, best = u, n
 			}
 		}
-		for _, v := range p.Members() {
+		lv.ms = p.AppendMembers(lv.ms[:0])
+		for _, v := range lv.ms {
 			if a.adj[pivot].Has(v) {
 				continue
 			}
-			bk(append(r, v), p.And(a.adj[v]), x.And(a.adj[v]))
+			bk(d+1, append(r, v), p.AndInto(a.adj[v], lv.p), x.AndInto(a.adj[v], lv.x))
 			p.Remove(v)
 			x.Add(v)
 		}
@@ -288,7 +335,7 @@ func (a *groupAnalysis) cliques() [][]int {
 	for i := range a.tasks {
 		all.Add(i)
 	}
-	bk(nil, all, sets.NewBits(len(a.tasks)))
+	bk(0, nil, all, sets.NewBits(len(a.tasks)))
 	return cliques
 }
 
@@ -372,6 +419,12 @@ func bitsKey(b sets.Bits) string {
 // false, in every decomposition.
 func (a *groupAnalysis) task(id TaskID) ([]FactID, []FactID) {
 	t := a.t
+	switch a.state[id] {
+	case 2:
+		return a.adds[id], a.negs[id]
+	case 1:
+		return nil, nil // recursion: nothing is certain
+	}
 	if t.IsPrimitive(id) {
 		ac := &t.Actions[id]
 		var adds []FactID
@@ -380,13 +433,9 @@ func (a *groupAnalysis) task(id TaskID) ([]FactID, []FactID) {
 				adds = append(adds, f)
 			}
 		}
-		return sortedFacts(adds), sortedFacts(append([]FactID(nil), ac.NegPre...))
-	}
-	switch a.state[id] {
-	case 2:
+		a.state[id] = 2
+		a.adds[id], a.negs[id] = sortedFacts(adds), sortedFacts(append([]FactID(nil), ac.NegPre...))
 		return a.adds[id], a.negs[id]
-	case 1:
-		return nil, nil // recursion: nothing is certain
 	}
 	a.state[id] = 1
 	var adds, negs []FactID
@@ -405,7 +454,7 @@ func (a *groupAnalysis) task(id TaskID) ([]FactID, []FactID) {
 
 func (a *groupAnalysis) method(m MethodID) ([]FactID, []FactID) {
 	gm := &a.t.Methods[m]
-	adds := []FactID{}
+	var adds []FactID
 	negs := sortedFacts(append([]FactID(nil), gm.NegPre...))
 	for _, s := range gm.Subtasks {
 		sa, sn := a.task(s)
@@ -421,26 +470,51 @@ func (a *groupAnalysis) group(r []int) (ChoiceGroup, bool) {
 		return ChoiceGroup{}, false
 	}
 	t := a.t
-	vals := map[int][]MethodID{}
 	atomic := true
-	g := ChoiceGroup{}
+	g := ChoiceGroup{Tasks: make([]TaskID, 0, len(r))}
+	// the methods by value, in the clique's order within a value: one
+	// block cut into ByValue
+	type bound struct {
+		v int
+		m MethodID
+	}
+	size := 0
+	for _, i := range r {
+		size += len(t.Compound(a.tasks[i]).Methods)
+	}
+	all := make([]bound, 0, size)
 	for _, i := range r {
 		g.Tasks = append(g.Tasks, a.tasks[i])
 		for _, m := range t.Compound(a.tasks[i]).Methods {
-			vals[a.valueOf[m]] = append(vals[a.valueOf[m]], m)
+			all = append(all, bound{a.valueOf[m], m})
 			if !a.atomic(m) {
 				atomic = false
 			}
 		}
 	}
-	if len(vals) != len(r) {
+	slices.SortStableFunc(all, func(x, y bound) int { return x.v - y.v })
+	n := 0
+	for k := range all {
+		if k == 0 || all[k].v != all[k-1].v {
+			n++
+		}
+	}
+	if n != len(r) {
 		return ChoiceGroup{}, false
 	}
-	g.Values = slices.Sorted(maps.Keys(vals))
-	slices.Sort(g.Tasks)
-	for _, v := range g.Values {
-		g.ByValue = append(g.ByValue, vals[v])
+	ms := make([]MethodID, len(all))
+	g.Values = make([]int, 0, n)
+	g.ByValue = make([][]MethodID, 0, n)
+	start := 0
+	for k, b := range all {
+		ms[k] = b.m
+		if k+1 == len(all) || all[k+1].v != b.v {
+			g.Values = append(g.Values, b.v)
+			g.ByValue = append(g.ByValue, ms[start:k+1:k+1])
+			start = k + 1
+		}
 	}
+	slices.Sort(g.Tasks)
 	g.Atomic = atomic
 	return g, true
 }
@@ -493,7 +567,15 @@ func intersect(a, b []FactID) []FactID {
 	return out
 }
 
+// union merges two sorted fact lists; a list is never changed after it is
+// made, so an empty side returns the other one itself.
 func union(a, b []FactID) []FactID {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
 	out := make([]FactID, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {

@@ -45,6 +45,15 @@ func (b Bits) And(c Bits) Bits {
 	return out
 }
 
+// AndInto writes the intersection of b and c (of equal length) into dst
+// (as long) and returns it.
+func (b Bits) AndInto(c, dst Bits) Bits {
+	for i := range b {
+		dst[i] = b[i] & c[i]
+	}
+	return dst
+}
+
 // AndCount is the size of the intersection of b and c.
 func (b Bits) AndCount(c Bits) int {
 	n := 0
@@ -68,8 +77,10 @@ func (b Bits) Union(c Bits) bool {
 }
 
 // Members lists the members in increasing order.
-func (b Bits) Members() []int {
-	var out []int
+func (b Bits) Members() []int { return b.AppendMembers(nil) }
+
+// AppendMembers appends the members to out in increasing order.
+func (b Bits) AppendMembers(out []int) []int {
 	for i, w := range b {
 		for w != 0 {
 			out = append(out, i*64+bits.TrailingZeros64(w))
