@@ -75,14 +75,7 @@ func BenchmarkParseAndGroundPaper(b *testing.B) {
 // BenchmarkCompact25 compacts the ground task of a 25×25 puzzle of the
 // shared set with the unordered network (grounding excluded).
 func BenchmarkCompact25(b *testing.B) {
-	_, p, err := sudoku.Model(grid25(), sudoku.Unordered)
-	if err != nil {
-		b.Fatal(err)
-	}
-	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	task := groundUnordered(b, grid25())
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := ground.Compact(context.Background(), task); err != nil {
@@ -102,14 +95,7 @@ func BenchmarkChoiceGroups(b *testing.B) {
 		g    sudoku.Grid
 	}{{"paper", pz.Grid}, {"25x25", grid25()}} {
 		b.Run(c.name, func(b *testing.B) {
-			_, p, err := sudoku.Model(c.g, sudoku.Unordered)
-			if err != nil {
-				b.Fatal(err)
-			}
-			task, _, err := ground.Ground(context.Background(), p, ground.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
+			task := groundUnordered(b, c.g)
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
@@ -124,4 +110,17 @@ func BenchmarkChoiceGroups(b *testing.B) {
 			}
 		})
 	}
+}
+
+// groundUnordered grounds g's model with the unordered network.
+func groundUnordered(b *testing.B, g sudoku.Grid) *ground.Task {
+	_, p, err := sudoku.Model(g, sudoku.Unordered)
+	if err != nil {
+		b.Fatal(err)
+	}
+	task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return task
 }
