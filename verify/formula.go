@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -49,7 +50,6 @@ func (v *verifier) holds(f *hddl.Formula, b []int32, at int) (bool, error) {
 	case hddl.FForall, hddl.FExists:
 		want := f.Kind == hddl.FExists
 		found := !want
-		errStop := fmt.Errorf("stop")
 		err := v.each(f.Vars, b, func() error {
 			ok, err := v.holds(f.Subs[0], b, at)
 			if err != nil {
@@ -68,6 +68,10 @@ func (v *verifier) holds(f *hddl.Formula, b []int32, at int) (bool, error) {
 	}
 	return false, fmt.Errorf("cannot evaluate %s", f.Kind)
 }
+
+// errStop ends the enumeration of a quantifier's bindings once one decides
+// it.
+var errStop = errors.New("stop")
 
 // why names the first literal of a conjunction that fails, for messages.
 func (v *verifier) why(f *hddl.Formula, b []int32, at int) string {

@@ -81,26 +81,14 @@ func (v *verifier) placeRoot() error {
 // upper bound from the earliest action among all its successors.
 func (v *verifier) placeChildren(children []*vnode, order []hddl.Order, total bool, lo, hi int) (int, error) {
 	n := len(children)
-	succ := make([][]int, n)
-	pred := make([][]int, n)
-	if !total {
-		for _, o := range order {
-			succ[o.Before] = append(succ[o.Before], o.After)
-			pred[o.After] = append(pred[o.After], o.Before)
-		}
-	} else {
-		for i := 1; i < n; i++ {
-			succ[i-1] = append(succ[i-1], i)
-			pred[i] = append(pred[i], i-1)
-		}
-	}
-	topo := topoSort(succ, pred)
+	g := newOrderGraph(n, order, total)
+	topo := g.topoSort()
 	// firstAfter[i]: the earliest action of a task ordered after i, or hi
-	firstAfter := make([]int, n)
+	firstAfter := g.scratch(0)
 	for k := n - 1; k >= 0; k-- {
 		i := topo[k]
 		f := hi
-		for _, j := range succ[i] {
+		for _, j := range g.succ(i) {
 			f = min(f, firstAfter[j])
 			if children[j].first >= 0 {
 				f = min(f, children[j].first)
@@ -108,11 +96,11 @@ func (v *verifier) placeChildren(children []*vnode, order []hddl.Order, total bo
 		}
 		firstAfter[i] = f
 	}
-	end := make([]int, n)
+	end := g.scratch(1)
 	latest := lo
 	for _, i := range topo {
 		clo := lo
-		for _, j := range pred[i] {
+		for _, j := range g.pred(i) {
 			clo = max(clo, end[j])
 		}
 		e, err := v.place(children[i], clo, firstAfter[i])
@@ -125,21 +113,80 @@ func (v *verifier) placeChildren(children []*vnode, order []hddl.Order, total bo
 	return latest, nil
 }
 
-// topoSort orders the tasks of a network so that every task comes after
-// its predecessors (Kahn's algorithm; the orderings are acyclic, as the
-// parser checked).
-func topoSort(succ, pred [][]int) []int {
-	n := len(succ)
-	indeg := make([]int, n)
-	var out []int
-	for i := range indeg {
-		indeg[i] = len(pred[i])
+// orderGraph is a network's orderings as successor and predecessor lists,
+// each list a stretch of one block (so a network costs one allocation,
+// not one per task), with room for the topological order and two
+// per-task scratch lists.
+type orderGraph struct {
+	n                            int
+	succAt, predAt, succs, preds []int // succ(i) = succs[succAt[i]:succAt[i+1]]
+	rest                         []int // topological order, then scratch
+}
+
+// newOrderGraph makes the graph of n tasks with the given orderings, or
+// the chain 0 < 1 < ... < n-1 when total is set.
+func newOrderGraph(n int, order []hddl.Order, total bool) orderGraph {
+	m := len(order)
+	if total {
+		m = max(n-1, 0)
+	}
+	edge := func(k int) (before, after int) {
+		if total {
+			return k, k + 1
+		}
+		return order[k].Before, order[k].After
+	}
+	block := make([]int, 2*(n+1)+2*m+3*n)
+	g := orderGraph{n: n, succAt: block[:n+1], predAt: block[n+1 : 2*n+2]}
+	g.succs, g.preds = block[2*n+2:2*n+2+m], block[2*n+2+m:2*n+2+2*m]
+	g.rest = block[2*n+2+2*m:]
+	for k := range m {
+		b, a := edge(k)
+		g.succAt[b+1]++
+		g.predAt[a+1]++
+	}
+	for i := range n {
+		g.succAt[i+1] += g.succAt[i]
+		g.predAt[i+1] += g.predAt[i]
+	}
+	// fill in the orderings' order, as appending did
+	sNext, pNext := g.scratch(0), g.scratch(1)
+	copy(sNext, g.succAt[:n])
+	copy(pNext, g.predAt[:n])
+	for k := range m {
+		b, a := edge(k)
+		g.succs[sNext[b]] = a
+		sNext[b]++
+		g.preds[pNext[a]] = b
+		pNext[a]++
+	}
+	return g
+}
+
+func (g *orderGraph) succ(i int) []int { return g.succs[g.succAt[i]:g.succAt[i+1]] }
+func (g *orderGraph) pred(i int) []int { return g.preds[g.predAt[i]:g.predAt[i+1]] }
+
+// scratch is per-task scratch list k (0 or 1), zeroed.
+func (g *orderGraph) scratch(k int) []int {
+	s := g.rest[(k+1)*g.n : (k+2)*g.n]
+	clear(s)
+	return s
+}
+
+// topoSort orders the tasks so that every task comes after its
+// predecessors (Kahn's algorithm; the orderings are acyclic, as the
+// parser checked). It uses scratch list 0.
+func (g *orderGraph) topoSort() []int {
+	indeg := g.scratch(0)
+	out := g.rest[:0:g.n]
+	for i := range g.n {
+		indeg[i] = g.predAt[i+1] - g.predAt[i]
 		if indeg[i] == 0 {
 			out = append(out, i)
 		}
 	}
 	for k := 0; k < len(out); k++ {
-		for _, j := range succ[out[k]] {
+		for _, j := range g.succ(out[k]) {
 			if indeg[j]--; indeg[j] == 0 {
 				out = append(out, j)
 			}

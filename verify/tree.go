@@ -223,7 +223,8 @@ func (v *verifier) matchMethod(n *vnode) error {
 	for i := range b {
 		b[i] = -1
 	}
-	mt := &matcher{v: v, vars: m.Vars, b: b}
+	mt := &matcher{v: v, vars: m.Vars, b: b, trail: v.methodTrail[:0]}
+	defer func() { v.methodTrail = mt.trail[:0] }() // reused by the next method
 	if !mt.unify(m.TaskArgs, n.args) {
 		if x, o := mt.badType(m.TaskArgs, n.args); x >= 0 {
 			return v.errf(n.line, "method %s cannot decompose %s: variable %s must be of type %s, but %s is of type %s",

@@ -59,13 +59,14 @@ type verifier struct {
 	now      int       // the state cur holds
 	final    int       // the index of the final state (the number of actions)
 
-	typeObjs map[int][]int
-	nodes    map[int]*vnode
-	roots    []*vnode
-	scope    []hddl.Param                      // the variables of the formula being evaluated
-	trail    []int                             // satisfy's matcher trail, kept between calls
-	conjs    map[*hddl.Formula][]*hddl.Formula // satisfy's flattened conjunctions
-	block    []int32                           // what int32s carves slices from
+	typeObjs    map[int][]int
+	nodes       map[int]*vnode
+	roots       []*vnode
+	scope       []hddl.Param                      // the variables of the formula being evaluated
+	trail       []int                             // satisfy's matcher trail, kept between calls
+	methodTrail []int                             // matchMethod's matcher trail, kept between calls
+	conjs       map[*hddl.Formula][]*hddl.Formula // satisfy's flattened conjunctions
+	block       []int32                           // what int32s carves slices from
 }
 
 // int32s returns a zeroed slice of n values carved from a shared block, so
