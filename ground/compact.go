@@ -90,6 +90,12 @@ type compactor struct {
 	formBuf      []form  // the forms, one allocation for all
 	state        []uint8 // per method: 0 not seen, 1 in progress, 2 done
 	chainBuf     []Order
+	// the macros, their kids and the new subtask lists are cut from
+	// slabs; start is the splice's scratch
+	macros slab[macro]
+	kids   slab[macroKid]
+	tids   slab[TaskID]
+	start  []int32
 }
 
 // Compact inlines the compound tasks of t that have exactly one method,
@@ -222,9 +228,11 @@ func (c *compactor) formOf(mi MethodID) *form {
 		return f
 	}
 	// splice: block k of the new subtasks is subtask k or its inlined form
-	mac := &macro{method: mi, kids: make([]macroKid, n)}
-	start := make([]int32, n+1)
-	subtasks := make([]TaskID, 0, size)
+	mac := &c.macros.take(1)[0]
+	*mac = macro{method: mi, kids: c.kids.take(n)}
+	c.start = slices.Grow(c.start[:0], n+1)[:n+1]
+	start := c.start
+	subtasks := c.tids.take(size)[:0]
 	var ordering []Order
 	total := m.Total
 	for k := range slots {
