@@ -23,3 +23,18 @@ func BenchmarkEncodeDirect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkProblemText writes the HDDL problem of the paper's puzzle,
+// unordered network (what every HTN solve of a puzzle writes and parses).
+func BenchmarkProblemText(b *testing.B) {
+	p, err := ParsePuzzle(paper)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ProblemText(p.Grid, Unordered, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

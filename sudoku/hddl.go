@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -176,21 +177,39 @@ func CheckName(name string) error {
 // initial facts, and one fill-cell task per blank cell whose digit is a
 // free variable of the initial task network, then all-check.
 func WriteProblem(w io.Writer, g Grid, style Style, name string) error {
-	if err := g.Check(); err != nil {
+	text, err := ProblemText(g, style, name)
+	if err != nil {
 		return err
 	}
+	_, err = w.Write(text)
+	return err
+}
+
+// ProblemText returns the problem for g as HDDL text (WriteProblem). It
+// appends to one buffer without fmt: every HTN solve of a puzzle writes
+// its problem, and formatting each name was most of the allocations of
+// the parse stage.
+func ProblemText(g Grid, style Style, name string) ([]byte, error) {
+	if err := g.Check(); err != nil {
+		return nil, err
+	}
 	n := g.Size()
-	b := bufio.NewWriter(w)
-	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	if name == "" {
 		name = "sudoku"
 	}
 	if err := CheckName(name); err != nil {
-		return err
+		return nil, err
 	}
-	p("; %d×%d Sudoku %s, written by htnsat (%s style)\n", n, n, g.Line(), style)
-	p("(define (problem %s)\n", name)
-	p("  (:domain sudoku)\n")
+	b := make([]byte, 0, 256+n*n*80)
+	num := func(prefix string, i int) { b = strconv.AppendInt(append(b, prefix...), int64(i), 10) }
+	varName := func(r, c int) {
+		num("?d-r", r)
+		num("-c", c)
+	}
+	b = fmt.Appendf(b, "; %d×%d Sudoku %s, written by htnsat (%s style)\n", n, n, g.Line(), style)
+	b = append(b, "(define (problem "...)
+	b = append(b, name...)
+	b = append(b, ")\n  (:domain sudoku)\n"...)
 	type blank struct{ r, c int }
 	var blanks []blank
 	for r := 0; r < n; r++ {
@@ -200,74 +219,88 @@ func WriteProblem(w io.Writer, g Grid, style Style, name string) error {
 			}
 		}
 	}
-	p("  (:htn\n")
+	b = append(b, "  (:htn\n"...)
 	if len(blanks) > 0 {
-		p("    :parameters (")
+		b = append(b, "    :parameters ("...)
 		for i, bl := range blanks {
 			if i > 0 {
-				p(" ")
+				b = append(b, ' ')
 			}
-			p("%s", VarName(bl.r, bl.c))
+			varName(bl.r, bl.c)
 		}
-		p(" - digit)\n")
+		b = append(b, " - digit)\n"...)
 	}
-	fill := func(bl blank) string {
-		return fmt.Sprintf("(fill-cell %s %s %s %s)", boxName(g.BoxOf(bl.r, bl.c)), colName(bl.c), rowName(bl.r), VarName(bl.r, bl.c))
+	fill := func(bl blank) {
+		num("(fill-cell b", g.BoxOf(bl.r, bl.c))
+		num(" c", bl.c)
+		num(" r", bl.r)
+		b = append(b, ' ')
+		varName(bl.r, bl.c)
+		b = append(b, ')')
 	}
 	switch style {
 	case Ordered:
-		p("    :ordered-subtasks (and")
+		b = append(b, "    :ordered-subtasks (and"...)
 		for _, bl := range blanks {
-			p("\n      %s", fill(bl))
+			b = append(b, "\n      "...)
+			fill(bl)
 		}
-		p("\n      (all-check)))\n")
+		b = append(b, "\n      (all-check)))\n"...)
 	case Unordered:
-		p("    :subtasks (and")
+		b = append(b, "    :subtasks (and"...)
 		for i, bl := range blanks {
-			p("\n      (t%d %s)", i, fill(bl))
+			num("\n      (t", i)
+			b = append(b, ' ')
+			fill(bl)
+			b = append(b, ')')
 		}
-		p("\n      (check (all-check)))\n")
+		b = append(b, "\n      (check (all-check)))\n"...)
 		if len(blanks) > 0 {
-			p("    :ordering (and")
+			b = append(b, "    :ordering (and"...)
 			for i := range blanks {
-				p("\n      (< t%d check)", i)
+				num("\n      (< t", i)
+				b = append(b, " check)"...)
 			}
-			p("))\n")
+			b = append(b, "))\n"...)
 		} else {
-			p("  )\n")
+			b = append(b, "  )\n"...)
 		}
 	}
-	p("  (:init\n")
+	b = append(b, "  (:init\n"...)
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			p("    (cell-at-box %s %s %s)\n", boxName(g.BoxOf(r, c)), colName(c), rowName(r))
+			num("    (cell-at-box b", g.BoxOf(r, c))
+			num(" c", c)
+			num(" r", r)
+			b = append(b, ")\n"...)
 		}
 	}
 	for i := 0; i+1 < n; i++ {
-		p("    (inc %s %s)\n", colName(i), colName(i+1))
+		num("    (inc c", i)
+		num(" c", i+1)
+		b = append(b, ")\n"...)
 	}
 	for i := 0; i+1 < n; i++ {
-		p("    (inc %s %s)\n", rowName(i), rowName(i+1))
+		num("    (inc r", i)
+		num(" r", i+1)
+		b = append(b, ")\n"...)
 	}
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
 			if d := g.At(r, c); d != 0 {
-				p("    (digit-at %s %s %s) (digit-at-box %s %s) (filled %s %s)\n",
-					digitName(d), colName(c), rowName(r), digitName(d), boxName(g.BoxOf(r, c)), colName(c), rowName(r))
+				num("    (digit-at d", d)
+				num(" c", c)
+				num(" r", r)
+				num(") (digit-at-box d", d)
+				num(" b", g.BoxOf(r, c))
+				num(") (filled c", c)
+				num(" r", r)
+				b = append(b, ")\n"...)
 			}
 		}
 	}
-	p("  )\n)\n")
-	return b.Flush()
-}
-
-// ProblemText returns the problem for g as HDDL text.
-func ProblemText(g Grid, style Style, name string) ([]byte, error) {
-	var b strings.Builder
-	if err := WriteProblem(&b, g, style, name); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
+	b = append(b, "  )\n)\n"...)
+	return b, nil
 }
 
 // parsedDomains holds the parsed domain of each box size: the text never
