@@ -195,24 +195,9 @@ func (a *groupAnalysis) mutualExclusions() []exclusion {
 			choiceMethods = append(choiceMethods, m)
 		}
 	}
-	// requires[at[f]:at[f+1]]: the choice methods that require f false
-	at := make([]int32, len(t.Facts)+1)
-	for _, m := range choiceMethods {
-		for _, f := range a.methNegs[m] {
-			at[f+1]++
-		}
-	}
-	for f := range t.Facts {
-		at[f+1] += at[f]
-	}
-	requires := make([]MethodID, at[len(t.Facts)])
-	next := slices.Clone(at[:len(t.Facts)])
-	for _, m := range choiceMethods {
-		for _, f := range a.methNegs[m] {
-			requires[next[f]] = m
-			next[f]++
-		}
-	}
+	// requires.row(f): the choice methods (indices into choiceMethods)
+	// that require f false
+	requires := csrOf(len(t.Facts), len(choiceMethods), func(i int) []FactID { return a.methNegs[choiceMethods[i]] })
 	var mutual []exclusion
 	count := make([]int32, len(a.tasks))     // of the pairs of task i, by the other task
 	var met []int32                          // the other tasks counted
@@ -230,7 +215,8 @@ func (a *groupAnalysis) mutualExclusions() []exclusion {
 				}
 			}
 			for _, f := range a.methAdds[m1] {
-				for _, m2 := range requires[at[f]:at[f+1]] {
+				for _, i2 := range requires.row(int32(f)) {
+					m2 := choiceMethods[i2]
 					task2 := t.Methods[m2].Task
 					j := index[task2]
 					if j <= int32(i) || task2 == id || done[m2] == m1+1 || a.valueOf[m2] != a.valueOf[m1] {

@@ -174,7 +174,7 @@ func (c *csr) row(k int32) []int32 { return c.vals[c.start[k]:c.start[k+1]] }
 // csrOf indexes, for each key below n, the items i < m whose keys(i)
 // contain it (negative keys ignored; an item is listed once per key
 // occurrence).
-func csrOf(n, m int, keys func(i int) []int32) *csr {
+func csrOf[K ~int32](n, m int, keys func(i int) []K) *csr {
 	c := &csr{start: make([]int32, n+1)}
 	for i := 0; i < m; i++ {
 		for _, k := range keys(i) {

@@ -28,20 +28,22 @@ type stream struct {
 	ring [16]lexer.Token
 	i    int
 	err  error // a lexing error: the fast path gives up
-	// idents is the block the identifiers of the syntax tree are cut
-	// from (nextIdent): a new block when it is full, so that those given
-	// out stay put. One allocation each was a third of parsing a Sudoku
-	// problem's.
-	idents []ident
+	// the syntax tree's identifiers (nextIdent): one allocation each was
+	// a third of parsing a Sudoku problem's
+	idents identBlocks
 }
 
-// ident makes the identifier of token t.
-func (s *stream) ident(t *lexer.Token) *ident {
-	if len(s.idents) == cap(s.idents) {
-		s.idents = make([]ident, 0, min(max(2*cap(s.idents), 64), 4096))
+// identBlocks cuts identifiers from blocks: a new block when one is full,
+// so that those given out stay put.
+type identBlocks struct{ cur []ident }
+
+// next makes the identifier of token t.
+func (b *identBlocks) next(t *lexer.Token) *ident {
+	if len(b.cur) == cap(b.cur) {
+		b.cur = make([]ident, 0, slab(cap(b.cur)))
 	}
-	s.idents = append(s.idents, ident{Pos: t.Pos, Value: t.Value})
-	return &s.idents[len(s.idents)-1]
+	b.cur = append(b.cur, ident{Pos: t.Pos, Value: t.Value})
+	return &b.cur[len(b.cur)-1]
 }
 
 func newStream(sc *scanner) *stream {

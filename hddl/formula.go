@@ -80,16 +80,9 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 	atoms, words := countInit(body.Value)
 	out := make(formulaList, 0, atoms)
 	forms := make([]formula, 0, atoms)
-	idents := make([]ident, 0, words)
+	idents := identBlocks{cur: make([]ident, 0, words)}
 	args := make([]*ident, 0, max(words-atoms, 0))
 	var buf []*ident
-	newIdent := func(t *lexer.Token) *ident {
-		if len(idents) == cap(idents) {
-			idents = make([]ident, 0, slab(cap(idents)))
-		}
-		idents = append(idents, ident{Pos: t.Pos, Value: t.Value})
-		return &idents[len(idents)-1]
-	}
 	for {
 		t, err := sc.next()
 		if err != nil {
@@ -114,7 +107,7 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 		if head.Type != tokName && !(head.Type == tokOp && head.Value == "=") {
 			return nil, unexpected(&head, "a predicate name")
 		}
-		f.Pred = newIdent(&head)
+		f.Pred = idents.next(&head)
 		buf = buf[:0]
 		for {
 			a, err := sc.next()
@@ -132,7 +125,7 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 				}
 				return nil, unexpected(&a, what)
 			}
-			buf = append(buf, newIdent(&a))
+			buf = append(buf, idents.next(&a))
 		}
 		if len(buf) > 0 {
 			if cap(args)-len(args) < len(buf) {

@@ -20,7 +20,7 @@ func isIdent(t *lexer.Token) bool { return t.Type == tokName || t.Type == tokVar
 func nextIdent(lex tokens) *ident {
 	t := lex.Next()
 	if s, ok := lex.(*stream); ok {
-		return s.ident(t)
+		return s.idents.next(t)
 	}
 	return &ident{Pos: t.Pos, Value: t.Value}
 }

@@ -44,10 +44,23 @@ func ParseStyle(s string) (Style, error) {
 }
 
 // Names of the constants of the generated domains: d1..dn, b0.., c0.., r0..
-func digitName(d int) string { return fmt.Sprintf("d%d", d) }
-func boxName(b int) string   { return fmt.Sprintf("b%d", b) }
-func colName(c int) string   { return fmt.Sprintf("c%d", c) }
-func rowName(r int) string   { return fmt.Sprintf("r%d", r) }
+// (the letters below and a number).
+const (
+	digitLetter = 'd'
+	boxLetter   = 'b'
+	colLetter   = 'c'
+	rowLetter   = 'r'
+)
+
+func digitName(d int) string { return string(appendName(nil, digitLetter, d)) }
+func boxName(b int) string   { return string(appendName(nil, boxLetter, b)) }
+func colName(c int) string   { return string(appendName(nil, colLetter, c)) }
+func rowName(r int) string   { return string(appendName(nil, rowLetter, r)) }
+
+// appendName appends the name of constant i of a kind to b.
+func appendName(b []byte, letter byte, i int) []byte {
+	return strconv.AppendInt(append(b, letter), int64(i), 10)
+}
 
 // WriteDomain writes the paper's domain structure for n×n grids: the same
 // types, predicates, tasks, methods and action as Listing 6, with digits,
@@ -155,7 +168,13 @@ func DomainText(k int) ([]byte, string, error) {
 }
 
 // VarName is the free digit variable of the blank cell at row r, column c.
-func VarName(r, c int) string { return fmt.Sprintf("?d-r%d-c%d", r, c) }
+func VarName(r, c int) string { return string(appendVarName(nil, r, c)) }
+
+// appendVarName appends VarName(r, c) to b.
+func appendVarName(b []byte, r, c int) []byte {
+	b = appendName(append(b, "?d-"...), rowLetter, r)
+	return appendName(append(b, '-'), colLetter, c)
+}
 
 // CheckName reports whether name can name an HDDL problem: a letter, then
 // letters, digits, "-" and "_", at most 100 in all.
@@ -201,11 +220,8 @@ func ProblemText(g Grid, style Style, name string) ([]byte, error) {
 		return nil, err
 	}
 	b := make([]byte, 0, 256+n*n*80)
-	num := func(prefix string, i int) { b = strconv.AppendInt(append(b, prefix...), int64(i), 10) }
-	varName := func(r, c int) {
-		num("?d-r", r)
-		num("-c", c)
-	}
+	// text, then a constant's name
+	put := func(text string, letter byte, i int) { b = appendName(append(b, text...), letter, i) }
 	b = fmt.Appendf(b, "; %d×%d Sudoku %s, written by htnsat (%s style)\n", n, n, g.Line(), style)
 	b = append(b, "(define (problem "...)
 	b = append(b, name...)
@@ -226,16 +242,15 @@ func ProblemText(g Grid, style Style, name string) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ' ')
 			}
-			varName(bl.r, bl.c)
+			b = appendVarName(b, bl.r, bl.c)
 		}
 		b = append(b, " - digit)\n"...)
 	}
 	fill := func(bl blank) {
-		num("(fill-cell b", g.BoxOf(bl.r, bl.c))
-		num(" c", bl.c)
-		num(" r", bl.r)
-		b = append(b, ' ')
-		varName(bl.r, bl.c)
+		put("(fill-cell ", boxLetter, g.BoxOf(bl.r, bl.c))
+		put(" ", colLetter, bl.c)
+		put(" ", rowLetter, bl.r)
+		b = appendVarName(append(b, ' '), bl.r, bl.c)
 		b = append(b, ')')
 	}
 	switch style {
@@ -249,7 +264,7 @@ func ProblemText(g Grid, style Style, name string) ([]byte, error) {
 	case Unordered:
 		b = append(b, "    :subtasks (and"...)
 		for i, bl := range blanks {
-			num("\n      (t", i)
+			put("\n      (", 't', i)
 			b = append(b, ' ')
 			fill(bl)
 			b = append(b, ')')
@@ -258,7 +273,7 @@ func ProblemText(g Grid, style Style, name string) ([]byte, error) {
 		if len(blanks) > 0 {
 			b = append(b, "    :ordering (and"...)
 			for i := range blanks {
-				num("\n      (< t", i)
+				put("\n      (< ", 't', i)
 				b = append(b, " check)"...)
 			}
 			b = append(b, "))\n"...)
@@ -269,32 +284,32 @@ func ProblemText(g Grid, style Style, name string) ([]byte, error) {
 	b = append(b, "  (:init\n"...)
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			num("    (cell-at-box b", g.BoxOf(r, c))
-			num(" c", c)
-			num(" r", r)
+			put("    (cell-at-box ", boxLetter, g.BoxOf(r, c))
+			put(" ", colLetter, c)
+			put(" ", rowLetter, r)
 			b = append(b, ")\n"...)
 		}
 	}
 	for i := 0; i+1 < n; i++ {
-		num("    (inc c", i)
-		num(" c", i+1)
+		put("    (inc ", colLetter, i)
+		put(" ", colLetter, i+1)
 		b = append(b, ")\n"...)
 	}
 	for i := 0; i+1 < n; i++ {
-		num("    (inc r", i)
-		num(" r", i+1)
+		put("    (inc ", rowLetter, i)
+		put(" ", rowLetter, i+1)
 		b = append(b, ")\n"...)
 	}
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
 			if d := g.At(r, c); d != 0 {
-				num("    (digit-at d", d)
-				num(" c", c)
-				num(" r", r)
-				num(") (digit-at-box d", d)
-				num(" b", g.BoxOf(r, c))
-				num(") (filled c", c)
-				num(" r", r)
+				put("    (digit-at ", digitLetter, d)
+				put(" ", colLetter, c)
+				put(" ", rowLetter, r)
+				put(") (digit-at-box ", digitLetter, d)
+				put(" ", boxLetter, g.BoxOf(r, c))
+				put(") (filled ", colLetter, c)
+				put(" ", rowLetter, r)
 				b = append(b, ")\n"...)
 			}
 		}
