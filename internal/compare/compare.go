@@ -22,7 +22,8 @@ type BatchOptions struct {
 // order, then engine order, whatever Jobs is, so that the same input gives
 // the same rows apart from timings. Before measuring, each engine solves a
 // small puzzle once, so that one-time set-up costs stay out of the rows.
-// Every run's memory is measured (Options.Memory).
+// Every run's memory is measured (Options.Memory). The rows carry no plan
+// (Run.Plan is nil): RunEngine gives it for a single run.
 func Batch(ctx context.Context, puzzles []sudoku.Puzzle, opt BatchOptions) []Run {
 	opt.Memory = true
 	warm, _ := sudoku.ParsePuzzle("...3..4114..3...")
@@ -46,6 +47,10 @@ func Batch(ctx context.Context, puzzles []sudoku.Puzzle, opt BatchOptions) []Run
 					}
 					r := RunEngine(pctx, puzzles[i], e, opt.Options)
 					cancel()
+					// A plan keeps its ground task reachable: thousands
+					// of them would make every collection before a run
+					// (Options.Memory) slower than the run.
+					r.Plan = nil
 					runs[i*len(opt.Engines)+k] = r
 				}
 				mu.Lock()

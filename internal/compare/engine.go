@@ -77,7 +77,7 @@ type Run struct {
 	Solution   sudoku.Grid
 	Verified   bool // the plan verifies and the grid is a solution of the puzzle
 	PlanLength int
-	Plan       *plan.Plan // the HTN engines' plan (nil for direct-sat)
+	Plan       *plan.Plan // the HTN engines' plan (nil for direct-sat and in Batch's rows)
 	Nodes      int64
 	Vars       int
 	Clauses    int
