@@ -87,7 +87,15 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 		}
 		ctx, stop := memguard.Start(cmd.Context(), ro.maxMemoryMB<<20)
 		cmd.SetContext(ctx)
-		ro.stopGuard = stop
+		// Many small runs in one process (compare, ipc, serve) collect
+		// far less often under a floor; a quarter of the memory limit
+		// at most, so the limit still leaves the collector room.
+		floor := int64(memguard.DefaultFloor)
+		if lim := ro.maxMemoryMB << 20; lim > 0 {
+			floor = min(floor, lim/4)
+		}
+		unfloor := memguard.Floor(floor)
+		ro.stopGuard = func() { unfloor(); stop() }
 		return nil
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/htnsat/htnsat/internal/compare"
+	"github.com/htnsat/htnsat/internal/memguard"
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
@@ -14,8 +15,10 @@ import (
 
 // benchEngine solves puzzles with one engine, cycling through them, so
 // ns/op is the mean time per puzzle (all stages, plan verified). It also
-// reports puzzles per second.
+// reports puzzles per second. It runs under the heap floor the htnsat
+// command sets (memguard.DefaultFloor), as "htnsat compare" does.
 func benchEngine(b *testing.B, ps []sudoku.Puzzle, e compare.Engine) {
+	defer memguard.Floor(memguard.DefaultFloor)()
 	opt := compare.Options{}
 	b.ReportAllocs()
 	i := 0
