@@ -1,9 +1,9 @@
 package ground
 
 import (
-	"math"
-	"math/bits"
 	"unsafe"
+
+	"github.com/htnsat/htnsat/internal/sets"
 )
 
 // relation is a set of tuples of object indices with per-column indexes.
@@ -16,7 +16,7 @@ import (
 type relation struct {
 	arity int
 	data  []int32          // tuples, arity values each
-	small u64map           // tuples that pack
+	small sets.U64Map      // tuples that pack
 	set   map[string]int32 // tuples that do not; nil until needed
 	index []*colIndex      // per column; nil until used
 	// multi holds, per set of two or more columns (a bit mask), an index
@@ -28,8 +28,8 @@ type relation struct {
 // to the tuples that hold them.
 type multiIndex struct {
 	cols  []int
-	small u64map    // packed values -> position in lists
-	lists [][]int32 // tuple indices
+	small sets.U64Map // packed values -> position in lists
+	lists [][]int32   // tuple indices
 	big   map[string][]int32
 }
 
@@ -105,7 +105,7 @@ func key(t []int32) []byte {
 // size is the number of tuples.
 func (r *relation) size() int {
 	if r.arity == 0 {
-		return r.small.n // the empty tuple always packs
+		return r.small.Len() // the empty tuple always packs
 	}
 	return len(r.data) / r.arity
 }
@@ -118,7 +118,7 @@ func (r *relation) tuple(i int32) []int32 {
 // find returns the index of t.
 func (r *relation) find(t []int32) (int32, bool) {
 	if k, ok := pack(t); ok {
-		return r.small.get(k)
+		return r.small.Get(k)
 	}
 	i, ok := r.set[string(key(t))]
 	return i, ok
@@ -128,7 +128,7 @@ func (r *relation) find(t []int32) (int32, bool) {
 func (r *relation) add(t []int32) (int32, bool) {
 	i := int32(r.size())
 	if k, ok := pack(t); ok {
-		if j, fresh := r.small.getOrPut(k, i); !fresh {
+		if j, fresh := r.small.GetOrPut(k, i); !fresh {
 			return j, false
 		}
 	} else {
@@ -160,7 +160,7 @@ func (mi *multiIndex) add(t []int32, i int32) {
 		vals = append(vals, t[c])
 	}
 	if k, ok := pack(vals); ok {
-		j, fresh := mi.small.getOrPut(k, int32(len(mi.lists)))
+		j, fresh := mi.small.GetOrPut(k, int32(len(mi.lists)))
 		if fresh {
 			mi.lists = append(mi.lists, nil)
 		}
@@ -188,7 +188,7 @@ func (r *relation) lookupCols(mask uint64, cols []int, vals []int32) []int32 {
 		r.multi[mask] = mi
 	}
 	if k, ok := pack(vals); ok {
-		if j, ok := mi.small.get(k); ok {
+		if j, ok := mi.small.Get(k); ok {
 			return mi.lists[j]
 		}
 		return nil
@@ -217,86 +217,4 @@ func (r *relation) colIndex(col int) *colIndex {
 		r.index[col] = idx
 	}
 	return idx
-}
-
-// u64map maps uint64 keys to int32 values by open addressing (linear
-// probing, Fibonacci hashing). Relations key their tuples by packed
-// uint64s; Go's map spent about a quarter of grounding a Sudoku problem
-// hashing and probing them.
-type u64map struct {
-	keys []uint64 // key+1 per slot; 0 is an empty slot
-	vals []int32
-	n    int
-	// the key MaxUint64 (four values of 65,535) has no key+1: kept apart
-	hasMax bool
-	maxVal int32
-}
-
-func (m *u64map) slot(k uint64) int {
-	shift := 64 - bits.TrailingZeros(uint(len(m.keys)))
-	return int((k * 0x9E3779B97F4A7C15) >> shift)
-}
-
-// get returns the value of k.
-func (m *u64map) get(k uint64) (int32, bool) {
-	if k == math.MaxUint64 {
-		return m.maxVal, m.hasMax
-	}
-	if len(m.keys) == 0 {
-		return 0, false
-	}
-	mask := len(m.keys) - 1
-	for i := m.slot(k); ; i = (i + 1) & mask {
-		switch m.keys[i] {
-		case k + 1:
-			return m.vals[i], true
-		case 0:
-			return 0, false
-		}
-	}
-}
-
-// getOrPut returns the value of k and false, or stores v for k and
-// returns v and true.
-func (m *u64map) getOrPut(k uint64, v int32) (int32, bool) {
-	if k == math.MaxUint64 {
-		if m.hasMax {
-			return m.maxVal, false
-		}
-		m.hasMax, m.maxVal = true, v
-		m.n++
-		return v, true
-	}
-	if 4*(m.n+1) > 3*len(m.keys) {
-		m.grow()
-	}
-	mask := len(m.keys) - 1
-	for i := m.slot(k); ; i = (i + 1) & mask {
-		switch m.keys[i] {
-		case k + 1:
-			return m.vals[i], false
-		case 0:
-			m.keys[i], m.vals[i] = k+1, v
-			m.n++
-			return v, true
-		}
-	}
-}
-
-// grow doubles the table (8 slots at first) and re-inserts every key.
-func (m *u64map) grow() {
-	keys, vals := m.keys, m.vals
-	size := max(8, 2*len(keys))
-	m.keys, m.vals = make([]uint64, size), make([]int32, size)
-	mask := size - 1
-	for j, k1 := range keys {
-		if k1 == 0 {
-			continue
-		}
-		i := m.slot(k1 - 1)
-		for m.keys[i] != 0 {
-			i = (i + 1) & mask
-		}
-		m.keys[i], m.vals[i] = k1, vals[j]
-	}
 }

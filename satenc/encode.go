@@ -102,9 +102,9 @@ type Encoding struct {
 	stateLayer int
 	states     []state
 	build      stateBuilder
-	preDone    int // vertices whose method preconditions are encoded
-	preSeen    map[[2]int32]struct{}
-	complete   bool // made by Encode: what a next layer would need is gone
+	preDone    int         // vertices whose method preconditions are encoded
+	preSeen    sets.U64Map // precondition clauses added, by (variable, literal)
+	complete   bool        // made by Encode: what a next layer would need is gone
 	finals     []Lit
 	opens      map[int32]Var // per vertex of the last encoded layer that may take a method with subtasks
 	effects    *possibleEffects
@@ -182,7 +182,7 @@ func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Optio
 	// the formula is complete: what only the next layer would read can go
 	// before the solver starts (the precondition clauses seen, the states
 	// of the last layer)
-	e.preSeen, e.states, e.complete = nil, nil, true
+	e.preSeen, e.states, e.complete = sets.U64Map{}, nil, true
 	return e, e.err
 }
 
@@ -778,15 +778,10 @@ func (e *Encoding) stateClauses() {
 // parent's variable and state, and a method's precondition is often its
 // first subtask's too.
 func (e *Encoding) addPre(x Var, l Lit) {
-	if e.preSeen == nil {
-		e.preSeen = map[[2]int32]struct{}{}
+	key := uint64(uint32(x))<<32 | uint64(uint32(l))
+	if _, fresh := e.preSeen.GetOrPut(key, 0); fresh {
+		e.add(x.Neg(), l)
 	}
-	key := [2]int32{int32(x), int32(l)}
-	if _, ok := e.preSeen[key]; ok {
-		return
-	}
-	e.preSeen[key] = struct{}{}
-	e.add(x.Neg(), l)
 }
 
 // groupClauses adds, for every choice group and value, the clause that one
