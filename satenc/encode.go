@@ -600,6 +600,7 @@ func (e *Encoding) stateClauses() {
 		}
 		states[0] = cur
 	}
+	e.reservePre(layer)
 	e.opens = map[int32]Var{}
 	for p, vi := range layer {
 		if e.stopped() {
@@ -771,6 +772,29 @@ func (e *Encoding) stateClauses() {
 		e.add(end.at(int(f)).Neg())
 	}
 	e.stateLayer, e.states = l, states
+}
+
+// reservePre makes room in preSeen for the precondition clauses of layer
+// and of the methods not yet encoded, at most (without duplicates, and
+// without the actions passed down unchanged), so that the set is not
+// rebuilt as it grows: its growth was most of addPre's time.
+func (e *Encoding) reservePre(layer []int32) {
+	t := e.t
+	n := 0
+	for _, vi := range layer {
+		for _, tk := range e.verts[vi].tasks {
+			if t.IsPrimitive(tk) {
+				a := &t.Actions[tk]
+				n += len(a.Pre) + len(a.NegPre)
+			}
+		}
+	}
+	for _, v := range e.verts[e.preDone:] {
+		for _, m := range v.methods {
+			n += len(t.Methods[m].Pre) + len(t.Methods[m].NegPre)
+		}
+	}
+	e.preSeen.Reserve(e.preSeen.Len() + n)
 }
 
 // addPre adds the precondition clause x -> l once: a vertex whose task

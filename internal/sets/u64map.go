@@ -55,7 +55,7 @@ func (m *U64Map) GetOrPut(k uint64, v int32) (int32, bool) {
 		return v, true
 	}
 	if 4*(m.n+1) > 3*len(m.keys) {
-		m.grow()
+		m.resize(max(8, 2*len(m.keys)))
 	}
 	mask := len(m.keys) - 1
 	for i := m.slot(k); ; i = (i + 1) & mask {
@@ -70,10 +70,21 @@ func (m *U64Map) GetOrPut(k uint64, v int32) (int32, bool) {
 	}
 }
 
-// grow doubles the table (8 slots at first) and re-inserts every key.
-func (m *U64Map) grow() {
+// Reserve makes room for n keys in all, so that putting them does not
+// grow the table again.
+func (m *U64Map) Reserve(n int) {
+	size := max(8, len(m.keys))
+	for 3*size < 4*n {
+		size *= 2
+	}
+	if size > len(m.keys) {
+		m.resize(size)
+	}
+}
+
+// resize moves every key into a table of size slots (a power of two).
+func (m *U64Map) resize(size int) {
 	keys, vals := m.keys, m.vals
-	size := max(8, 2*len(keys))
 	m.keys, m.vals = make([]uint64, size), make([]int32, size)
 	mask := size - 1
 	for j, k1 := range keys {

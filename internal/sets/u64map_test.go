@@ -51,3 +51,28 @@ func TestU64Map(t *testing.T) {
 		}
 	}
 }
+
+// TestU64MapReserve: after Reserve(n), putting n keys does not grow the
+// table, and the keys already in it stay.
+func TestU64MapReserve(t *testing.T) {
+	var m U64Map
+	m.GetOrPut(7, 70)
+	m.Reserve(1000)
+	size := len(m.keys)
+	if size < 1000*4/3 {
+		t.Fatalf("Reserve(1000): %d slots", size)
+	}
+	for k := uint64(100); k < 1099; k++ {
+		m.GetOrPut(k, int32(k))
+	}
+	if len(m.keys) != size {
+		t.Errorf("the table grew from %d to %d slots within its reserve", size, len(m.keys))
+	}
+	if v, ok := m.Get(7); !ok || v != 70 {
+		t.Errorf("Get(7) = %d, %v after Reserve", v, ok)
+	}
+	m.Reserve(10) // never shrinks
+	if len(m.keys) != size || m.Len() != 1000 {
+		t.Errorf("Reserve(10): %d slots, %d keys", len(m.keys), m.Len())
+	}
+}
