@@ -16,7 +16,7 @@ mkdir -p "$OUT"
 # when it was built, since a long run outlives later commits
 commit() { git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown; }
 if [ ! -x "$BIN" ]; then
-	go build -o "$BIN" ./cmd/htnsat
+	CGO_ENABLED=0 go build -o "$BIN" ./cmd/htnsat
 	commit >"$BIN.commit"
 fi
 

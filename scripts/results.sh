@@ -10,7 +10,7 @@ SHARED=${SHARED:-../shared}
 SUDOKU=$SHARED/data/sudoku
 OUT=results
 mkdir -p "$OUT"
-[ -x "$BIN" ] || go build -o "$BIN" ./cmd/htnsat
+[ -x "$BIN" ] || CGO_ENABLED=0 go build -o "$BIN" ./cmd/htnsat
 
 # run NAME ARGS...: one comparison, its table, CSV and plot. ONLY="NAME
 # ..." re-runs those tables alone and keeps the others' files (each
