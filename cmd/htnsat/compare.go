@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/htnsat/htnsat/sudoku/csp"
 	"github.com/htnsat/htnsat/sudoku/variant"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 type compareOptions struct {
@@ -30,7 +32,12 @@ type compareOptions struct {
 	unique  bool
 	count   int
 	rate    bool
+	process bool
 	engine  engineFlags
+	// engineSet holds the engine flags alone, so that --process can pass
+	// on those given.
+	engineSet  *pflag.FlagSet
+	enginesSet bool
 }
 
 func newCmdCompare(ios *ioStreams) *cobra.Command {
@@ -48,9 +55,17 @@ write one row per puzzle and engine; --plot draws a cactus plot and the stage
 times (SVG or PNG, by extension).
 
 With no -f, runs the paper's puzzle and a small embedded sample of each size
-(4, 9, 16, 25) with all engines.`,
+(4, 9, 16, 25) with all engines.
+
+--process runs the HTN engines the way planners that read HDDL are run: each
+puzzle's domain and problem are written to files, and each engine is a new
+process of this binary ("htnsat plan --engine progression|sat" on them, with
+the engine flags given here), timed from its start to its exit; its plan is
+read back and its grid checked. The peak column is then the process's peak
+resident memory.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.enginesSet = cmd.Flags().Changed("engines")
 			return runCompare(cmd.Context(), ios, opts)
 		},
 	}
@@ -68,7 +83,10 @@ With no -f, runs the paper's puzzle and a small embedded sample of each size
 	f.IntVar(&opts.count, "count", 0, "direct-sat: also count the solutions, up to this number (blocking each one found)")
 	f.BoolVar(&opts.unique, "unique", false, "direct-sat: tell whether the solution is unique (--count 2)")
 	f.BoolVar(&opts.rate, "rate", false, "rate each puzzle (sudoku rate) first: a rating column, and the median time per rating")
-	opts.engine.register(f)
+	f.BoolVar(&opts.process, "process", false, "run each puzzle and HTN engine as a process of its own on HDDL files (htnsat plan), timed from start to exit")
+	opts.engineSet = pflag.NewFlagSet("engine", pflag.ContinueOnError)
+	opts.engine.register(opts.engineSet)
+	f.AddFlagSet(opts.engineSet)
 	return cmd
 }
 
@@ -104,6 +122,11 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	engines, err := compare.ParseEngines(opts.engines)
 	if err != nil {
 		return &usageError{err}
+	}
+	if opts.process {
+		if engines, err = processEngines(opts, engines); err != nil {
+			return err
+		}
 	}
 	style, err := sudoku.ParseStyle(opts.style)
 	if err != nil {
@@ -147,6 +170,15 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 		return err
 	}
 	co := compare.BatchOptions{Options: eo, Engines: engines, Timeout: opts.timeout, Jobs: opts.jobs}
+	how := ""
+	if opts.process {
+		pr, cleanup, err := newProcess(opts)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		co.Process, how = pr, ", one process per run"
+	}
 	tty := isTerminal(ios.Err)
 	start := time.Now()
 	if tty {
@@ -170,7 +202,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 			off += ", " + o.what
 		}
 	}
-	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style%s, time limit %s each\n\n", len(puzzles)+len(variants), joinEngines(engines), style, off, opts.timeout)
+	fmt.Fprintf(ios.Out, "%d puzzles, engines %s, %s style%s, time limit %s each%s\n\n", len(puzzles)+len(variants), joinEngines(co.Engines), style, off, opts.timeout, how)
 	ratings, err := ratePuzzles(ctx, puzzles, opts.rate, opts.timeout)
 	if err != nil {
 		return failure(plan.WithCause(ctx, err))
@@ -225,6 +257,48 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 		}
 	}
 	return nil
+}
+
+// processEngines checks --process's command line: the HTN engines alone
+// (by default both), no variant files.
+func processEngines(opts *compareOptions, engines []compare.Engine) ([]compare.Engine, error) {
+	if !opts.enginesSet {
+		engines = []compare.Engine{compare.Progression, compare.HTNSAT}
+	}
+	for _, e := range engines {
+		if e == compare.DirectSAT {
+			return nil, &usageError{fmt.Errorf("--process runs the HTN engines (progression, htn-sat), which read HDDL; direct-sat does not")}
+		}
+	}
+	for _, f := range opts.files {
+		if strings.HasSuffix(f, ".json") {
+			return nil, &usageError{fmt.Errorf("--process: %s: variant puzzles run in process only", f)}
+		}
+	}
+	return engines, nil
+}
+
+// newProcess sets up --process: this executable, the engine flags given,
+// and a directory for the files, which cleanup removes.
+func newProcess(opts *compareOptions) (*compare.Process, func(), error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "htnsat-compare-")
+	if err != nil {
+		return nil, nil, err
+	}
+	var args []string
+	opts.engineSet.Visit(func(f *pflag.Flag) {
+		v := f.Value.String()
+		if f.Value.Type() == "stringToInt" {
+			v = strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
+		}
+		args = append(args, "--"+f.Name+"="+v)
+	})
+	pr := &compare.Process{Exe: exe, Args: args, Dir: dir}
+	return pr, func() { os.RemoveAll(dir) }, nil
 }
 
 func joinEngines(es []compare.Engine) string {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -374,5 +375,60 @@ func TestIPCMemoryLimit(t *testing.T) {
 	recs := testutil.ReadCSV(t, csvFile)
 	if len(recs) != 2 || recs[1][3] != "memory" {
 		t.Fatalf("rows %v\n%s", recs, out)
+	}
+}
+
+// TestCompareProcess: with --process each HTN engine runs as a process of
+// its own (the test binary standing in for htnsat) on HDDL files; the rows
+// are verified, carry the process's stages and its peak resident memory,
+// and time the whole process (at least the stages it reports). direct-sat
+// and variant files are refused as usage errors, and the files written
+// are gone afterwards.
+func TestCompareProcess(t *testing.T) {
+	t.Setenv("HTNSAT_TEST_MAIN", "1")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := t.TempDir()
+	puzzles := filepath.Join(dir, "p.txt")
+	if err := os.WriteFile(puzzles, []byte("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n...3..4114..3...\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jsonFile := filepath.Join(dir, "rows.json")
+	code, out, errOut := runCLI(t, "", "compare", "--process", "-f", puzzles, "--json", jsonFile, "--no-groups")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if !strings.Contains(out, "engines progression, htn-sat") || !strings.Contains(out, "one process per run") || !strings.Contains(out, "no choice groups") {
+		t.Errorf("header:\n%s", out)
+	}
+	var rows []map[string]any
+	b, _ := os.ReadFile(jsonFile)
+	if err := json.Unmarshal(b, &rows); err != nil || len(rows) != 4 {
+		t.Fatalf("JSON: %d rows, %v", len(rows), err)
+	}
+	for _, r := range rows {
+		if r["status"] != "solved" || r["verified"] != true {
+			t.Errorf("row %v", r)
+		}
+		total, _ := r["total_ms"].(float64)
+		ground, _ := r["ground_ms"].(float64)
+		parse, _ := r["parse_ms"].(float64)
+		if ground <= 0 || parse <= 0 || total < ground+parse {
+			t.Errorf("%s on %s: total %.3f ms, parse %.3f, ground %.3f", r["engine"], r["puzzle"], total, parse, ground)
+		}
+		if peak, _ := r["peak_heap_mb"].(float64); runtime.GOOS == "linux" && peak <= 1 {
+			t.Errorf("%s on %s: peak resident memory %.1f MB", r["engine"], r["puzzle"], peak)
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("files left behind in the temporary directory: %v", left)
+	}
+	for _, args := range [][]string{
+		{"compare", "--process", "-f", puzzles, "--engines", "all"},
+		{"compare", "--process", "-f", "../../testdata/variants/none.json"},
+	} {
+		if code, _, errOut := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, errOut)
+		}
 	}
 }
