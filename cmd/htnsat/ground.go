@@ -114,6 +114,7 @@ type groundReport struct {
 	ParseSeconds    float64            `json:"parse_seconds"`
 	GroundSeconds   float64            `json:"ground_seconds"` // the stages after parsing, compaction included
 	TotalSeconds    float64            `json:"total_seconds"`
+	PeakRSSMB       float64            `json:"peak_rss_mb,omitempty"` // this process's peak resident memory so far (Linux)
 }
 
 func runGround(ctx context.Context, opts *groundOptions) error {
@@ -129,7 +130,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 		err = plan.WithCause(ctx, err)
 		if opts.json {
 			writeJSON(opts.io.Out, groundReport{Domain: d.Name, Problem: p.Name, Status: plan.StatusOf(err), Message: err.Error(),
-				ParseSeconds: parsed.Sub(start).Seconds(), TotalSeconds: time.Since(start).Seconds()})
+				ParseSeconds: parsed.Sub(start).Seconds(), TotalSeconds: time.Since(start).Seconds(), PeakRSSMB: proc.SelfPeakRSSMB()})
 		}
 		return failure(err)
 	}
@@ -150,6 +151,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 		StageSeconds: map[string]float64{},
 		ParseSeconds: parsed.Sub(start).Seconds(),
 		TotalSeconds: time.Since(start).Seconds(),
+		PeakRSSMB:    proc.SelfPeakRSSMB(),
 	}
 	for _, s := range st.Stages {
 		r.StageSeconds[s.Name] = s.Duration.Seconds()

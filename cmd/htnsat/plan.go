@@ -10,6 +10,7 @@ import (
 
 	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/internal/proc"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
 )
@@ -86,6 +87,7 @@ type planReport struct {
 	Skipped      int                `json:"skipped_layers,omitempty"`
 	StageSeconds map[string]float64 `json:"stage_seconds"`
 	TotalSeconds float64            `json:"total_seconds"`
+	PeakRSSMB    float64            `json:"peak_rss_mb,omitempty"` // this process's peak resident memory so far (Linux)
 }
 
 func runPlan(ctx context.Context, opts *planOptions) error {
@@ -111,6 +113,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	rep := &planReport{Domain: p.Domain.Name, Problem: p.Name, Engine: string(engine), Status: plan.StatusOf(err), StageSeconds: map[string]float64{}}
 	fillReport(rep, res)
 	rep.TotalSeconds = time.Since(start).Seconds()
+	rep.PeakRSSMB = proc.SelfPeakRSSMB()
 	if err != nil {
 		rep.Message = err.Error()
 		if opts.json {

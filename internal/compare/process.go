@@ -84,6 +84,7 @@ type processReport struct {
 	Clauses      int                `json:"clauses"`
 	Depth        int                `json:"depth"`
 	StageSeconds map[string]float64 `json:"stage_seconds"`
+	PeakRSSMB    float64            `json:"peak_rss_mb"`
 }
 
 // Run solves puzzle number i of a batch with engine e in a process of its
@@ -147,6 +148,11 @@ func (pr *Process) run(ctx context.Context, i int, p sudoku.Puzzle, e Engine, op
 			runErr = err
 		}
 		return fmt.Errorf("%s: %w: %s", strings.Join(cmd.Args, " "), runErr, excerpt.Message(strings.TrimSpace(errOut.String())))
+	}
+	if rep.PeakRSSMB > 0 {
+		// the process's own peak: its rusage counts this one's (see
+		// proc.SelfPeakRSSMB)
+		r.PeakHeap = uint64(rep.PeakRSSMB * (1 << 20))
 	}
 	r.Status = rep.Status
 	r.PlanLength, r.Nodes, r.Vars, r.Clauses, r.Depth = rep.PlanLength, rep.Nodes, rep.Variables, rep.Clauses, rep.Depth

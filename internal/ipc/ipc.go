@@ -255,6 +255,10 @@ func runOne(ctx context.Context, in corpus.Instance, opts Options) Result {
 	hasReport := json.Unmarshal(stdout.Bytes(), &rep) == nil
 	if hasReport {
 		r.Report = rep
+		// the child's own peak, when it says: rusage's counts the parent's
+		if v, ok := rep["peak_rss_mb"].(float64); ok && v > 0 {
+			r.MaxRSSMB = v
+		}
 	}
 	// the child's report says how it ended; without one (it was killed,
 	// or crashed), the exit code and the harness's own limits do
