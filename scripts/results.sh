@@ -40,6 +40,13 @@ run 16x16-ordered -f "$SUDOKU/16x16/hard-10.txt" -f "$SUDOKU/16x16/course-100.tx
 run 16x16 -f "$SUDOKU/16x16/hard-10.txt" -f "$SUDOKU/16x16/course-100.txt"
 run 25x25 $(for f in "$SUDOKU"/25x25/*.txt; do echo -f "$f"; done) --timeout 120s
 
+# One process per puzzle and engine on the paper's HDDL files (ordered
+# network), as planners that read HDDL are run: start-up, parsing and
+# grounding included, the first 20 puzzles of each set.
+run process-top1465 -f "$SUDOKU/9x9/magictour-top1465.txt" --limit 20 --style ordered --process
+run process-royle -f "$SUDOKU/9x9/royle-17-clue.txt" --limit 20 --style ordered --process
+run process-hardest -f "$SUDOKU/9x9/hardest.txt" --style ordered --process
+
 # Ablation: the hard puzzles of each size with one acceleration off at a
 # time (the HTN engines only; restarts and conflicts are progression's).
 HARD="$(for f in "$SUDOKU"/25x25/*.txt; do echo -f "$f"; done) -f $SUDOKU/16x16/hard-10.txt -f $SUDOKU/9x9/top95.txt -f $SUDOKU/9x9/hardest.txt"
@@ -64,7 +71,7 @@ machine() {
 	echo "<!-- results:start (written by scripts/results.sh; do not edit) -->"
 	machine
 	echo
-	for name in samples 4x4 9x9-course top95 top1465 royle2000 top1465-ordered royle2000-ordered 16x16-ordered 16x16 25x25; do
+	for name in samples 4x4 9x9-course top95 top1465 royle2000 top1465-ordered royle2000-ordered 16x16-ordered 16x16 25x25 process-top1465 process-royle process-hardest; do
 		[ -s "$OUT/$name.md" ] || continue
 		case $name in
 		samples) title="Embedded sample (make run): the paper's puzzle and puzzles of each size" ;;
@@ -78,6 +85,9 @@ machine() {
 		16x16-ordered) title="16x16: hard-10 and course-100, ordered network (progression)" ;;
 		16x16) title="16x16: hard-10 and course-100 (110 puzzles)" ;;
 		25x25) title="25x25: the 10 shared puzzles" ;;
+		process-top1465) title="One process per run (the paper's files, ordered network): top1465, first 20 (peak: resident memory)" ;;
+		process-royle) title="One process per run: Royle's 17-clue, first 20" ;;
+		process-hardest) title="One process per run: Norvig's hardest (11)" ;;
 		esac
 		echo "#### $title"
 		echo
