@@ -7,13 +7,15 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], &ioStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
-	stop()
-	os.Exit(code)
+	os.Exit(runMain())
+}
+
+// runMain runs the command line of the process, Ctrl-C and SIGTERM
+// ending its work as a timeout does (exit code 3).
+func runMain() int {
+	catchSignals = true
+	return run(context.Background(), os.Args[1:], &ioStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 }

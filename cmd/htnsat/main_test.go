@@ -259,7 +259,7 @@ func TestCompareFiles(t *testing.T) {
 // runs itself as a subprocess.
 func TestMain(m *testing.M) {
 	if os.Getenv("HTNSAT_TEST_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], &ioStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+		os.Exit(runMain())
 	}
 	os.Exit(m.Run())
 }

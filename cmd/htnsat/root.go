@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/htnsat/htnsat/internal/memguard"
 	"github.com/htnsat/htnsat/plan"
@@ -58,6 +60,10 @@ type usageError struct{ err error }
 
 func (e *usageError) Error() string { return e.err.Error() }
 
+// catchSignals makes every command that runs end its work on Ctrl-C or
+// SIGTERM as on a timeout; main sets it (tests calling run do not).
+var catchSignals bool
+
 // DefaultMaxMemoryMB is the default of --max-memory.
 const DefaultMaxMemoryMB = 8192
 
@@ -85,7 +91,13 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 		if ro.maxMemoryMB < 0 {
 			return &usageError{fmt.Errorf("--max-memory %d: must be 0 (no limit) or more", ro.maxMemoryMB)}
 		}
-		ctx, stop := memguard.Start(cmd.Context(), ro.maxMemoryMB<<20)
+		ctx, unsignal := cmd.Context(), func() {}
+		if catchSignals {
+			// only a command that runs: help and usage errors start
+			// 0.4 ms sooner without the signal goroutine and its thread
+			ctx, unsignal = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		}
+		ctx, stop := memguard.Start(ctx, ro.maxMemoryMB<<20)
 		cmd.SetContext(ctx)
 		// Many small runs in one process (compare, ipc, serve) collect
 		// far less often under a floor; a quarter of the memory limit
@@ -95,7 +107,7 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 			floor = min(floor, lim/4)
 		}
 		unfloor := memguard.Floor(floor)
-		ro.stopGuard = func() { unfloor(); stop() }
+		ro.stopGuard = func() { unfloor(); stop(); unsignal() }
 		return nil
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
