@@ -103,15 +103,11 @@ func (pr *Process) Run(ctx context.Context, i int, p sudoku.Puzzle, e Engine, op
 }
 
 func (pr *Process) run(ctx context.Context, i int, p sudoku.Puzzle, e Engine, opt Options, timeout time.Duration, r *Run) error {
-	var engine string
-	switch e {
-	case Progression:
-		engine = "progression"
-	case HTNSAT:
-		engine = "sat"
-	default:
+	if e != Progression && e != HTNSAT {
 		return fmt.Errorf("engine %s does not plan from HDDL files: only progression and htn-sat run as processes", e)
 	}
+	// the engine as "htnsat plan --engine" names it
+	engine := string(opt.pipelineConfig(e).Engine)
 	if opt.Variant != nil {
 		return errors.New("variant puzzles do not run as processes")
 	}
@@ -179,7 +175,7 @@ func (pr *Process) run(ctx context.Context, i int, p sudoku.Puzzle, e Engine, op
 	}
 	g, err := sudoku.GridFromPlan(pl, p.Grid)
 	if err == nil {
-		err = g.Solves(p.Grid)
+		err = solves(g, p, opt)
 	}
 	r.Solution = g
 	if err != nil {

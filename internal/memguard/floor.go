@@ -105,12 +105,10 @@ func floorPercent(live, floor int64, base int) int {
 	return int(min(pct, math.MaxInt32/2))
 }
 
-var floorMetrics = [...]string{"/gc/heap/live:bytes", "/gc/gogc:percent"}
-
 // liveHeap is the heap the last collection marked live (0 before the
 // first).
 func liveHeap() int64 {
-	s := []metrics.Sample{{Name: floorMetrics[0]}}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -120,7 +118,7 @@ func liveHeap() int64 {
 
 // gogc is the current GOGC (-1 for off).
 func gogc() int {
-	s := []metrics.Sample{{Name: floorMetrics[1]}}
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		// Not said: read it by setting it (and setting it back).
