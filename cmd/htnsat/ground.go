@@ -82,7 +82,27 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 			}
 		}
 	}()
-	return ctx, func() { stop(nil); cancel() }
+	return deadlineCtx{ctx, deadline}, func() { stop(nil); cancel() }
+}
+
+// deadlineCtx reads its deadline off the clock: a context's Err changes
+// only when the runtime gets round to running its timer, which on a
+// loaded machine can be milliseconds late, long enough for a short stage
+// that polls Err to finish past the deadline without seeing it ("cnf
+// --timeout 1ms" wrote its 4 ms formula beside two other test binaries).
+type deadlineCtx struct {
+	context.Context
+	deadline time.Time
+}
+
+func (c deadlineCtx) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if !time.Now().Before(c.deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // exitReserve is the time kept per GiB of resident memory for the exit.

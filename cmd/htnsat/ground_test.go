@@ -23,3 +23,20 @@ func TestWithTimeout(t *testing.T) {
 		t.Errorf("status %s, want %s", s, plan.Timeout)
 	}
 }
+
+// TestDeadlineByClock: a context from withTimeout reports its deadline
+// as passed from the clock, not only once the runtime has run its timer.
+func TestDeadlineByClock(t *testing.T) {
+	c := deadlineCtx{context.Background(), time.Now().Add(-time.Millisecond)}
+	if c.Err() != context.DeadlineExceeded {
+		t.Errorf("past deadline: Err = %v", c.Err())
+	}
+	ctx, cancel := withTimeout(context.Background(), time.Hour)
+	if ctx.Err() != nil {
+		t.Errorf("an hour ahead: Err = %v", ctx.Err())
+	}
+	cancel()
+	if ctx.Err() != context.Canceled {
+		t.Errorf("cancelled: Err = %v", ctx.Err())
+	}
+}
