@@ -33,7 +33,12 @@ func TestFloor(t *testing.T) {
 	without := churn(48 << 20)
 
 	stop := Floor(64 << 20)
-	runtime.GC() // the floor reads the live heap after each cycle
+	runtime.GC() // the floor reads the live heap after each cycle,
+	// in a finalizer, which runs after the cycle on its own goroutine
+	deadline := time.Now().Add(5 * time.Second)
+	for gogc() <= 100 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
 	with := churn(48 << 20)
 	if got := gogc(); got <= 100 {
 		t.Errorf("GOGC under the floor = %d; want above 100 for a small live heap", got)
@@ -42,8 +47,11 @@ func TestFloor(t *testing.T) {
 	if got := gogc(); got != 100 {
 		t.Errorf("GOGC after stop = %d, want 100", got)
 	}
-	if with > 1 || without < 4 {
-		t.Errorf("collections for 48 MiB of garbage: %d under a 64 MiB floor, %d without; want at most 1 and at least 4", with, without)
+	// without the floor the goal is twice the live heap (4 MiB at
+	// least), so 48 MiB of garbage takes at least two collections
+	// unless the live heap is above 24 MiB; under the floor, at most one
+	if with > 1 || without < 2 {
+		t.Errorf("collections for 48 MiB of garbage: %d under a 64 MiB floor, %d without; want at most 1 and at least 2", with, without)
 	}
 }
 
