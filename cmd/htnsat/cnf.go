@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/excerpt"
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/satenc"
@@ -85,7 +84,7 @@ with recursion need --depth.`,
 					comments = append(comments, fmt.Sprintf("var %d %s", v, enc.VarName(satenc.Var(v))))
 				}
 			}
-			err = atomicfile.Write(output, func(f io.Writer) error { return w.WriteTo(f, w.NumVars(), comments) })
+			err = writeFile(cmd.Context(), ios, output, func(f io.Writer) error { return w.WriteTo(f, w.NumVars(), comments) })
 			if err != nil {
 				return err
 			}
@@ -94,7 +93,7 @@ with recursion need --depth.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "", "the DIMACS file to write")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "the DIMACS file to write (-: the standard output)")
 	cmd.Flags().IntVar(&depth, "depth", 0, "depth of the decomposition tree (0: what the problem needs, if it has no recursion)")
 	cmd.Flags().IntVar(&maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	cmd.Flags().BoolVar(&names, "names", true, "name every variable in a comment line")
@@ -165,10 +164,7 @@ format, checked by the verifier.`,
 					return withCode(exitFailure, fmt.Errorf("the decoded plan does not verify: %w", err))
 				}
 			}
-			if output != "" {
-				return writePlanFile(output, pl)
-			}
-			return pl.Write(ios.Out)
+			return writeFile(cmd.Context(), ios, output, pl.Write)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the plan to this file")

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/internal/report"
 	"github.com/htnsat/htnsat/plan"
@@ -136,8 +136,11 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	if err != nil {
 		return err
 	}
-	if opts.plot != "" && !strings.HasSuffix(opts.plot, ".svg") && !strings.HasSuffix(opts.plot, ".png") {
-		return &usageError{fmt.Errorf("--plot %s: the file must end in .svg or .png", opts.plot)}
+	var plotFormat string
+	if opts.plot != "" {
+		if plotFormat, err = report.PlotFormat(opts.plot); err != nil {
+			return &usageError{fmt.Errorf("--plot: %w", err)}
+		}
 	}
 	// f-puzzles files (.json) are variant puzzles, each run with its rules
 	var puzzles []sudoku.Puzzle
@@ -227,24 +230,22 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	report.ByRating(ios.Out, runs)
 	fmt.Fprintf(ios.Out, "\n%d runs in %.1fs\n", len(runs), time.Since(start).Seconds())
 	if opts.csv != "" {
-		if err := report.WriteCSV(opts.csv, runs); err != nil {
+		if err := writeFile(ctx, ios, opts.csv, func(w io.Writer) error { return report.WriteCSV(w, runs) }); err != nil {
 			return err
 		}
 	}
 	if opts.json != "" {
-		if err := report.WriteJSON(opts.json, runs); err != nil {
+		if err := writeFile(ctx, ios, opts.json, func(w io.Writer) error { return report.WriteJSON(w, runs) }); err != nil {
 			return err
 		}
 	}
 	if opts.plot != "" {
-		if err := report.Plot(opts.plot, runs); err != nil {
+		if err := writeFile(ctx, ios, opts.plot, func(w io.Writer) error { return report.Plot(w, plotFormat, runs) }); err != nil {
 			return err
 		}
 	}
 	if opts.md != "" {
-		var b strings.Builder
-		report.SummaryMarkdown(&b, runs)
-		if err := atomicfile.WriteBytes(opts.md, []byte(b.String())); err != nil {
+		if err := writeFile(ctx, ios, opts.md, func(w io.Writer) error { report.SummaryMarkdown(w, runs); return nil }); err != nil {
 			return err
 		}
 	}

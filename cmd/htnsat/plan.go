@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/internal/proc"
 	"github.com/htnsat/htnsat/plan"
@@ -122,12 +121,12 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 		return failure(err)
 	}
 	if opts.output != "" {
-		if err := writePlanFile(opts.output, res.Plan); err != nil {
+		if err := writeFile(ctx, opts.io, opts.output, res.Plan.Write); err != nil {
 			return err
 		}
 	}
 	if opts.tree != "" {
-		if err := writeTree(opts.tree, res.Plan, !opts.treeFull); err != nil {
+		if err := writeTree(ctx, opts.io, opts.tree, res.Plan, !opts.treeFull); err != nil {
 			return err
 		}
 	}
@@ -145,9 +144,9 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 
 // writeTree draws the plan's decomposition tree as DOT or SVG, by the
 // file's extension.
-func writeTree(path string, p *plan.Plan, collapse bool) error {
+func writeTree(ctx context.Context, ios *ioStreams, path string, p *plan.Plan, collapse bool) error {
 	t := plan.Tree(p, collapse)
-	return atomicfile.Write(path, func(w io.Writer) error {
+	return writeFile(ctx, ios, path, func(w io.Writer) error {
 		if strings.HasSuffix(path, ".dot") {
 			return plan.WriteDOT(w, t)
 		}
@@ -184,10 +183,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func writePlanFile(path string, pl *plan.Plan) error {
-	return atomicfile.Write(path, pl.Write)
 }
 
 func printPlanStats(w io.Writer, r *planReport) {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
@@ -43,7 +42,7 @@ func newCmdSudokuDomain(ios *ioStreams) *cobra.Command {
 			if k == 0 {
 				return &usageError{fmt.Errorf("--size %d: the size must be k² for k = %d..%d (4, 9, 16, 25, 36)", size, sudoku.MinBox, sudoku.MaxBox)}
 			}
-			return writeOut(ios, output, func(w io.Writer) error { return sudoku.WriteDomain(w, k) })
+			return writeFile(cmd.Context(), ios, output, func(w io.Writer) error { return sudoku.WriteDomain(w, k) })
 		},
 	}
 	cmd.Flags().IntVar(&size, "size", 9, "grid size N")
@@ -77,20 +76,13 @@ PUZZLE is the puzzle in any form the reader accepts, or "-" for stdin.`,
 			if len(ps) != 1 {
 				return withCode(exitFailure, fmt.Errorf("%d puzzles where one was expected", len(ps)))
 			}
-			return writeOut(ios, output, func(w io.Writer) error { return sudoku.WriteProblem(w, ps[0].Grid, st, name) })
+			return writeFile(cmd.Context(), ios, output, func(w io.Writer) error { return sudoku.WriteProblem(w, ps[0].Grid, st, name) })
 		},
 	}
 	cmd.Flags().StringVar(&style, "style", "ordered", "ordered (the paper's) or unordered")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
 	cmd.Flags().StringVar(&name, "name", "sudoku", "problem name")
 	return cmd
-}
-
-func writeOut(ios *ioStreams, path string, fn func(io.Writer) error) error {
-	if path == "" {
-		return fn(ios.Out)
-	}
-	return atomicfile.Write(path, fn)
 }
 
 // readPuzzleArg reads puzzles from an argument ("-": stdin).
@@ -230,7 +222,7 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		pics = append(pics, pic)
 	}
 	if opts.svg != "" {
-		if err := atomicfile.Write(opts.svg, func(w io.Writer) error { return sudoku.WriteSheetSVG(w, pics, 3) }); err != nil {
+		if err := writeFile(ctx, ios, opts.svg, func(w io.Writer) error { return sudoku.WriteSheetSVG(w, pics, 3) }); err != nil {
 			return withCode(exitFailure, err)
 		}
 	}

@@ -71,7 +71,7 @@ instance as MiniZinc (seed 004's language) and XCSP3.`,
 				if wr.path == "" {
 					continue
 				}
-				if err := writeOut(ios, wr.path, wr.fn); err != nil {
+				if err := writeFile(cmd.Context(), ios, wr.path, wr.fn); err != nil {
 					return withCode(exitFailure, err)
 				}
 			}

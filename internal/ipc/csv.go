@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/corpus"
 )
 
@@ -37,17 +36,15 @@ func row(r Result) []string {
 	return append(row, r.Message)
 }
 
-// WriteCSV writes one row per result, atomically.
-func WriteCSV(file string, results []Result) error {
-	return atomicfile.Write(file, func(f io.Writer) error {
-		w := csv.NewWriter(f)
-		w.Write(header)
-		for _, r := range results {
-			w.Write(row(r))
-		}
-		w.Flush()
-		return w.Error()
-	})
+// WriteCSV writes one row per result.
+func WriteCSV(f io.Writer, results []Result) error {
+	w := csv.NewWriter(f)
+	w.Write(header)
+	for _, r := range results {
+		w.Write(row(r))
+	}
+	w.Flush()
+	return w.Error()
 }
 
 // Journal is the file of a run's rows while it runs: each problem's row

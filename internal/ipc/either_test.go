@@ -2,10 +2,13 @@ package ipc
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/corpus"
 )
 
@@ -31,10 +34,10 @@ func TestEitherTable(t *testing.T) {
 		res("total-order", "E", "p1.hddl", "solved"),
 	}
 	fa, fb := filepath.Join(dir, "progression.csv"), filepath.Join(dir, "sat.csv")
-	if err := WriteCSV(fa, a); err != nil {
+	if err := atomicfile.Write(context.Background(), fa, func(w io.Writer) error { return WriteCSV(w, a) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCSV(fb, b); err != nil {
+	if err := atomicfile.Write(context.Background(), fb, func(w io.Writer) error { return WriteCSV(w, b) }); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer

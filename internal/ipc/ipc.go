@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/internal/proc"
 	"github.com/htnsat/htnsat/plan"
@@ -184,7 +186,7 @@ func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, er
 		if err := rows.close(); err != nil {
 			return nil, err
 		}
-		if err := WriteCSV(opts.CSV, results); err != nil {
+		if err := atomicfile.Write(ctx, opts.CSV, func(w io.Writer) error { return WriteCSV(w, results) }); err != nil {
 			return nil, err
 		}
 		os.Remove(Journal(opts.CSV))

@@ -1,11 +1,14 @@
 package ipc
 
 import (
+	"context"
+	"io"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/corpus"
 )
 
@@ -28,7 +31,7 @@ func TestSelectFrom(t *testing.T) {
 		rows[i].Report = map[string]any{}
 	}
 	file := filepath.Join(t.TempDir(), "run.csv")
-	if err := WriteCSV(file, rows); err != nil {
+	if err := atomicfile.Write(context.Background(), file, func(w io.Writer) error { return WriteCSV(w, rows) }); err != nil {
 		t.Fatal(err)
 	}
 	read, err := ReadCSV(file)

@@ -17,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/internal/stats"
 	"github.com/htnsat/htnsat/plan"
@@ -294,11 +293,7 @@ func rowOf(r compare.Run) row {
 }
 
 // WriteCSV writes one row per run.
-func WriteCSV(path string, runs []compare.Run) error {
-	return atomicfile.Write(path, func(f io.Writer) error { return writeCSV(f, runs) })
-}
-
-func writeCSV(f io.Writer, runs []compare.Run) error {
+func WriteCSV(f io.Writer, runs []compare.Run) error {
 	w := csv.NewWriter(f)
 	w.Write([]string{"puzzle", "size", "givens", "engine", "style", "status", "verified", "total_ms", "parse_ms", "ground_ms", "search_ms", "encode_ms", "solve_ms", "decode_ms", "verify_ms", "nodes", "vars", "clauses", "depth", "plan_length", "alloc_mb", "peak_heap_mb", "solutions", "rating", "solution", "error"})
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
@@ -322,7 +317,7 @@ func countField(n int) string {
 }
 
 // WriteJSON writes the runs as a JSON array.
-func WriteJSON(path string, runs []compare.Run) error {
+func WriteJSON(w io.Writer, runs []compare.Run) error {
 	rows := make([]row, len(runs))
 	for i, r := range runs {
 		rows[i] = rowOf(r)
@@ -331,17 +326,27 @@ func WriteJSON(path string, runs []compare.Run) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteBytes(path, append(b, '\n'))
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
-// Plot draws two panels into one SVG or PNG file (by extension): a cactus
+// PlotFormat is the format of a plot file by its extension, svg or png,
+// or an error.
+func PlotFormat(path string) (string, error) {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if format != "svg" && format != "png" {
+		return "", fmt.Errorf("plot %s: the file must end in .svg or .png", path)
+	}
+	return format, nil
+}
+
+// Plot draws two panels into one SVG or PNG image (format): a cactus
 // plot, the number of puzzles solved against the time each took (log
 // scale), one line per engine (colour) and grid size (dashes); and the
 // mean time of each stage per engine and size, stacked.
-func Plot(path string, runs []compare.Run) error {
-	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+func Plot(w io.Writer, format string, runs []compare.Run) error {
 	if format != "svg" && format != "png" {
-		return fmt.Errorf("plot %s: the file must end in .svg or .png", path)
+		return fmt.Errorf("plot format %q: want svg or png", format)
 	}
 	gs := groups(runs)
 	engineIdx := map[compare.Engine]int{}
@@ -382,10 +387,8 @@ func Plot(path string, runs []compare.Run) error {
 		ss = append(ss, series{label: string(g.engine) + " " + size, ys: ts,
 			color: lineColor(engineIdx[g.engine]), dash: lineDash(slices.Index(sizes, g.size))})
 	}
-	return atomicfile.Write(path, func(w io.Writer) error {
-		if format == "png" {
-			return writePNG(w, ss, bars, compare.Stages)
-		}
-		return writeSVG(w, ss, bars, compare.Stages)
-	})
+	if format == "png" {
+		return writePNG(w, ss, bars, compare.Stages)
+	}
+	return writeSVG(w, ss, bars, compare.Stages)
 }

@@ -92,7 +92,7 @@ func TestSummaryMarkdownColumns(t *testing.T) {
 func TestCSVAndJSON(t *testing.T) {
 	dir := t.TempDir()
 	runs := sampleRuns()
-	if err := WriteCSV(filepath.Join(dir, "r.csv"), runs); err != nil {
+	if err := writeFile(filepath.Join(dir, "r.csv"), func(w io.Writer) error { return WriteCSV(w, runs) }); err != nil {
 		t.Fatal(err)
 	}
 	recs := testutil.ReadCSV(t, filepath.Join(dir, "r.csv"))
@@ -113,7 +113,7 @@ func TestCSVAndJSON(t *testing.T) {
 		t.Errorf("an unsolved run has solution %q", got)
 	}
 
-	if err := WriteJSON(filepath.Join(dir, "r.json"), runs); err != nil {
+	if err := writeFile(filepath.Join(dir, "r.json"), func(w io.Writer) error { return WriteJSON(w, runs) }); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "r.json"))
@@ -137,7 +137,7 @@ func TestPlot(t *testing.T) {
 	dir := t.TempDir()
 	runs := sampleRuns()
 	svgPath := filepath.Join(dir, "p.svg")
-	if err := Plot(svgPath, runs); err != nil {
+	if err := plotFile(svgPath, runs); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(svgPath)
@@ -167,7 +167,7 @@ func TestPlot(t *testing.T) {
 	}
 
 	pngPath := filepath.Join(dir, "p.png")
-	if err := Plot(pngPath, runs); err != nil {
+	if err := plotFile(pngPath, runs); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(pngPath)
@@ -198,7 +198,7 @@ func TestPlot(t *testing.T) {
 	if !seen[lineColor(0)] {
 		t.Error("no pixel of progression's line colour in the PNG")
 	}
-	if err := Plot(filepath.Join(dir, "p.jpg"), runs); err == nil {
+	if _, err := PlotFormat(filepath.Join(dir, "p.jpg")); err == nil {
 		t.Error("a .jpg plot should be refused")
 	}
 }
@@ -257,7 +257,7 @@ func TestPlotNothingSolved(t *testing.T) {
 	for _, runs := range [][]compare.Run{nil, {run("a", 9, compare.Progression, plan.Timeout, time.Second)}} {
 		for _, name := range []string{"e.svg", "e.png"} {
 			path := filepath.Join(dir, name)
-			if err := Plot(path, runs); err != nil {
+			if err := plotFile(path, runs); err != nil {
 				t.Fatal(err)
 			}
 			if st, err := os.Stat(path); err != nil || st.Size() == 0 {
@@ -265,4 +265,26 @@ func TestPlotNothingSolved(t *testing.T) {
 			}
 		}
 	}
+}
+
+// writeFile writes a file with fn.
+func writeFile(path string, fn func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// plotFile draws the runs into path, in the format of its extension.
+func plotFile(path string, runs []compare.Run) error {
+	format, err := PlotFormat(path)
+	if err != nil {
+		return err
+	}
+	return writeFile(path, func(w io.Writer) error { return Plot(w, format, runs) })
 }
