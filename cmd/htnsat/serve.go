@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/internal/web"
+	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
 )
 
 func newCmdServe(ios *ioStreams) *cobra.Command {
 	var addr, sets string
+	var hosts []string
 	var timeout time.Duration
 	var maxSolves int
 	var ef engineFlags
@@ -38,7 +40,12 @@ under --solve-timeout and stops when its client goes away; at most
 			if err != nil {
 				return err
 			}
-			srv, err := web.New(web.Options{SetsDir: sets, SolveTimeout: timeout, MaxSolves: maxSolves, Engines: eo})
+			if h, _, err := net.SplitHostPort(addr); err == nil && h != "" && net.ParseIP(h) == nil {
+				hosts = append(hosts, h) // the name it was told to listen on
+			}
+			ctx := cmd.Context()
+			srv, err := web.New(web.Options{SetsDir: sets, SolveTimeout: timeout, MaxSolves: maxSolves, Engines: eo,
+				Hosts: hosts, Memory: plan.MemoryGaugeOf(ctx)})
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
@@ -48,7 +55,6 @@ under --solve-timeout and stops when its client goes away; at most
 			}
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 			fmt.Fprintf(ios.Out, "htnsat serve: http://%s/\n", ln.Addr())
-			ctx := cmd.Context()
 			go func() {
 				<-ctx.Done()
 				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -58,7 +64,11 @@ under --solve-timeout and stops when its client goes away; at most
 			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return withCode(exitFailure, err)
 			}
-			return nil
+			if cause := context.Cause(ctx); errors.Is(cause, plan.ErrMemory) {
+				// the memory guard stopped the server: say so, exit 1
+				return withCode(exitFailure, fmt.Errorf("serve stopped: %w", cause))
+			}
+			return nil // Ctrl-C or SIGTERM: the usual way to stop a server
 		},
 	}
 	f := cmd.Flags()
@@ -66,6 +76,8 @@ under --solve-timeout and stops when its client goes away; at most
 	f.StringVar(&sets, "sets", "", "directory of puzzle files to offer")
 	f.DurationVar(&timeout, "solve-timeout", 30*time.Second, "time limit of each solve, hint or count")
 	f.IntVar(&maxSolves, "max-solves", 2, "solves run at once (the others get 503)")
+	capFlag(f, "max-solves", maxParallel)
+	f.StringArrayVar(&hosts, "allow-host", nil, "answer requests for this host name too (repeatable; IP addresses and localhost always are)")
 	ef.register(f)
 	return cmd
 }

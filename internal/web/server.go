@@ -3,11 +3,15 @@
 // (static/, embedded: it works offline) that loads, solves, steps through
 // plans, and lets a person play with undo, hints and conflict checks.
 //
-// Safe by construction: request bodies are capped, puzzles too (up to
-// 25x25), each solve runs under a time limit and is cancelled when the
-// client goes away, at most MaxSolves run at once (the others get 503), no
-// request names a file (puzzle sets are chosen by the names the server
-// lists), and every error is a JSON object with a message.
+// Safe by construction: a gate (gate.go) answers only hosts that cannot be
+// rebound to another site and API requests of the page's own origin;
+// request bodies are capped, puzzles too (up to 25x25); each solve runs
+// under a time limit and is cancelled when the client goes away; every
+// request that computes takes a slot first (at most MaxSolves solves,
+// hints and counts, and MaxLight other computations at once; the others
+// get 503, as every request does while the process is short of memory);
+// no request names a file (puzzle sets are chosen by the names the server
+// lists, and read once); and every error is a JSON object with a message.
 package web
 
 import (
@@ -24,6 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/htnsat/htnsat/internal/compare"
@@ -42,6 +47,12 @@ const (
 	MaxSize    = 25      // the largest grid side served
 	MaxCount   = 1000    // the largest solution count asked
 	MaxSetRead = 64 << 20
+	// MaxLight is how many parses, exports and set reads run at once;
+	// a request waits up to LightWait for a slot.
+	MaxLight  = 4
+	LightWait = 2 * time.Second
+	// MaxCached is the most puzzle set text kept in memory.
+	MaxCached = 256 << 20
 )
 
 // Options configure a server.
@@ -55,14 +66,26 @@ type Options struct {
 	MaxSolves int
 	// Engine options (solvers, HTN switches).
 	Engines compare.Options
+	// Hosts are host names the server answers besides IP addresses and
+	// localhost (see gate.go).
+	Hosts []string
+	// Memory, when set, tells the process's memory and its budget (the
+	// command's memory guard): above three quarters of the budget,
+	// requests that compute get 503.
+	Memory plan.MemoryGauge
 }
 
 // Server serves the page and the API.
 type Server struct {
-	opt   Options
-	slots chan struct{}
-	mux   *http.ServeMux
-	sets  map[string]string // name -> path
+	opt    Options
+	solves *pool // solve, hint, count
+	light  *pool // parse, hddl, cnf, set
+	mux    *http.ServeMux
+	sets   map[string]string // name -> path
+	// cache holds the sets read so far, as one-line puzzles
+	cacheMu sync.Mutex
+	cache   map[string][]string
+	cached  int64
 	// run solves one puzzle (compare.RunEngine; the tests put a solve
 	// that lasts until its context ends in its place).
 	run func(context.Context, sudoku.Puzzle, compare.Engine, compare.Options) compare.Run
@@ -76,7 +99,8 @@ func New(opt Options) (*Server, error) {
 	if opt.MaxSolves <= 0 {
 		opt.MaxSolves = 2
 	}
-	s := &Server{opt: opt, slots: make(chan struct{}, opt.MaxSolves), mux: http.NewServeMux(), sets: map[string]string{}, run: compare.RunEngine}
+	s := &Server{opt: opt, solves: newPool(opt.MaxSolves, 0, "solves"), light: newPool(MaxLight, LightWait, "computations"),
+		mux: http.NewServeMux(), sets: map[string]string{}, cache: map[string][]string{}, run: compare.RunEngine}
 	if opt.SetsDir != "" {
 		err := filepath.WalkDir(opt.SetsDir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -115,7 +139,13 @@ func New(opt Options) (*Server, error) {
 	return s, nil
 }
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if code, err := s.gate(r); err != nil {
+		writeError(w, code, err)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
 
 // httpError is an error with its status code.
 type httpError struct {
@@ -213,17 +243,22 @@ func decode(r *http.Request) (request, sudoku.Grid, error) {
 	return q, ps[0].Grid, nil
 }
 
-// limited takes a solving slot (503 when all are busy) and returns the
-// request's context under the solve time limit, and the function that
-// frees both.
-func (s *Server) limited(r *http.Request) (context.Context, func(), error) {
-	select {
-	case s.slots <- struct{}{}:
-	default:
-		return nil, nil, &httpError{http.StatusServiceUnavailable, fmt.Errorf("%d solves are running: try again shortly", cap(s.slots))}
+// limited takes a slot of p (503 when none is free in time, or when the
+// process is short of memory) and returns the request's context under
+// the solve time limit, and the function that frees both. Handlers take
+// it before they read the body.
+func (s *Server) limited(r *http.Request, p *pool) (context.Context, func(), error) {
+	if g := s.opt.Memory; g != nil {
+		if used, lim := g(); lim > 0 && used > lim/4*3 {
+			return nil, nil, &httpError{http.StatusServiceUnavailable, fmt.Errorf("the server is short of memory (%d MiB used of %d): try again shortly", used>>20, lim>>20)}
+		}
+	}
+	free, err := p.take(r.Context())
+	if err != nil {
+		return nil, nil, err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.opt.SolveTimeout)
-	return ctx, func() { cancel(); <-s.slots }, nil
+	return ctx, func() { cancel(); free() }, nil
 }
 
 // Step is one action of a plan as the page replays it.
@@ -248,6 +283,11 @@ type solveAnswer struct {
 }
 
 func (s *Server) solve(r *http.Request) (any, error) {
+	ctx, done, err := s.limited(r, s.solves)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	q, g, err := decode(r)
 	if err != nil {
 		return nil, err
@@ -262,11 +302,6 @@ func (s *Server) solve(r *http.Request) (any, error) {
 			return nil, bad("%v", err)
 		}
 	}
-	ctx, done, err := s.limited(r)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
 	run := s.run(ctx, sudoku.Puzzle{Grid: g, Name: "page"}, e, opt)
 	a := solveAnswer{Engine: string(e), Status: string(run.Status), Verified: run.Verified, StagesMS: map[string]float64{},
 		TotalMS: ms(run.Total), Error: run.Error}
@@ -329,6 +364,11 @@ type hintAnswer struct {
 }
 
 func (s *Server) hint(r *http.Request) (any, error) {
+	ctx, done, err := s.limited(r, s.solves)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	q, g, err := decode(r)
 	if err != nil {
 		return nil, err
@@ -339,11 +379,6 @@ func (s *Server) hint(r *http.Request) (any, error) {
 			return nil, bad("%v", err)
 		}
 	}
-	ctx, done, err := s.limited(r)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
 	m := csp.NewModel(g.Box)
 	hs, err := m.Hints(ctx, g, last)
 	if err != nil {
@@ -361,6 +396,11 @@ func (s *Server) hint(r *http.Request) (any, error) {
 }
 
 func (s *Server) count(r *http.Request) (any, error) {
+	ctx, done, err := s.limited(r, s.solves)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	q, g, err := decode(r)
 	if err != nil {
 		return nil, err
@@ -372,11 +412,6 @@ func (s *Server) count(r *http.Request) (any, error) {
 	if limit > MaxCount {
 		return nil, bad("limit %d: at most %d", limit, MaxCount)
 	}
-	ctx, done, err := s.limited(r)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
 	conflicts := conflictsOf(g)
 	if len(conflicts) > 0 {
 		return map[string]any{"solutions": 0, "conflicts": conflicts}, nil
@@ -416,6 +451,11 @@ func conflictsOf(g sudoku.Grid) []int {
 // puzzle file the page uploads) and answers their one-line forms: the
 // first as "puzzle", all of them (at most 10,000) as "puzzles".
 func (s *Server) parse(r *http.Request) (any, error) {
+	_, done, err := s.limited(r, s.light)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	q, err := readRequest(r)
 	if err != nil {
 		return nil, err
@@ -442,6 +482,11 @@ func (s *Server) parse(r *http.Request) (any, error) {
 }
 
 func (s *Server) hddl(r *http.Request) (any, error) {
+	_, done, err := s.limited(r, s.light)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	q, g, err := decode(r)
 	if err != nil {
 		return nil, err
@@ -464,6 +509,11 @@ func (s *Server) hddl(r *http.Request) (any, error) {
 }
 
 func (s *Server) cnf(r *http.Request) (any, error) {
+	_, done, err := s.limited(r, s.light)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	_, g, err := decode(r)
 	if err != nil {
 		return nil, err
@@ -504,17 +554,54 @@ func (s *Server) getSet(r *http.Request) (any, error) {
 	if err != nil || i < 0 {
 		return nil, bad("index %q: want a number from 0", r.URL.Query().Get("index"))
 	}
+	ctx, done, err := s.limited(r, s.light)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	lines, err := s.setLines(ctx, name, path)
+	if err != nil {
+		return nil, err
+	}
+	if i >= len(lines) {
+		return nil, &httpError{http.StatusNotFound, fmt.Errorf("set %s has %d puzzles (up to %dx%d)", name, len(lines), MaxSize, MaxSize)}
+	}
+	return map[string]any{"puzzle": lines[i], "count": len(lines)}, nil
+}
+
+// setLines reads a puzzle set once (its puzzles up to MaxSize, as lines)
+// and keeps it while the cache has room: requests for the same set wait
+// for the one read.
+func (s *Server) setLines(ctx context.Context, name, path string) ([]string, error) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if lines, ok := s.cache[name]; ok {
+		return lines, nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	ps, _ := sudoku.Read(io.LimitReader(f, MaxSetRead), name)
-	if i >= len(ps) {
-		return nil, &httpError{http.StatusNotFound, fmt.Errorf("set %s has %d puzzles", name, len(ps))}
+	ps, errs := sudoku.ReadContext(ctx, io.LimitReader(f, MaxSetRead), name, 0)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	if ps[i].Size() > MaxSize {
-		return nil, bad("a %dx%d grid: the page serves up to %dx%d", ps[i].Size(), ps[i].Size(), MaxSize, MaxSize)
+	if len(ps) == 0 && len(errs) > 0 {
+		return nil, errs[0]
 	}
-	return map[string]any{"puzzle": ps[i].Line(), "count": len(ps)}, nil
+	lines := []string{}
+	size := int64(0)
+	for _, p := range ps {
+		if p.Size() <= MaxSize {
+			l := p.Line()
+			lines = append(lines, l)
+			size += int64(len(l)) + 16
+		}
+	}
+	if s.cached+size <= MaxCached {
+		s.cache[name] = lines
+		s.cached += size
+	}
+	return lines, nil
 }

@@ -102,6 +102,9 @@ func TestBadRequests(t *testing.T) {
 	}
 	for _, c := range cases {
 		req, _ := http.NewRequest(c.method, ts.URL+c.path, strings.NewReader(c.body))
+		if c.method == "POST" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		r, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -156,6 +159,7 @@ func TestLimits(t *testing.T) {
 	defer ts1.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "POST", ts1.URL+"/api/solve", strings.NewReader(`{"puzzle":"`+empty+`","engine":"progression"}`))
+	req.Header.Set("Content-Type", "application/json")
 	go func() {
 		<-started
 		defer cancel()
@@ -188,7 +192,7 @@ func TestLimits(t *testing.T) {
 		t.Error("the slot of a client that went away was still taken 3 s later")
 	}
 	s, _ := New(Options{MaxSolves: 1})
-	s.slots <- struct{}{} // the one slot is taken
+	s.solves.slots <- struct{}{} // the one slot is taken
 	ts2 := httptest.NewServer(s)
 	defer ts2.Close()
 	code, out = post(t, ts2, "/api/solve", `{"puzzle":"`+paper+`","engine":"direct-sat"}`)
