@@ -43,7 +43,7 @@ func BenchmarkGround25(b *testing.B) { benchGround(b, grid25()) }
 // ../shared is absent.
 func grid25() sudoku.Grid {
 	if dir, err := corpus.SharedDir(); err == nil {
-		ps, errs := sudoku.ReadFile(filepath.Join(dir, "data", "sudoku", "25x25", "sudoku_1_1.txt"))
+		ps, errs := sudoku.ReadFile(context.Background(), filepath.Join(dir, "data", "sudoku", "25x25", "sudoku_1_1.txt"), 0)
 		if len(errs) == 0 && len(ps) == 1 {
 			return ps[0].Grid
 		}

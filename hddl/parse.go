@@ -1,11 +1,12 @@
 package hddl
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
+
+	"github.com/htnsat/htnsat/internal/input"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -15,7 +16,7 @@ import (
 // can (fastparse.go), else by participle. Every failure, including a panic
 // inside the parser library, comes back as a positioned *Error.
 func parseSyntax(filename string, src []byte) (*syntaxFile, error) {
-	text := string(src)
+	text := string(input.TrimBOM(src))
 	if f, ok := parseFast(filename, text); ok {
 		return f, nil
 	}
@@ -162,28 +163,21 @@ const MaxFileSize = 128 << 20
 
 // ErrFileTooLarge is wrapped by the error of a file larger than
 // MaxFileSize (or an endless one, such as /dev/zero).
-var ErrFileTooLarge = errors.New("file too large")
+var ErrFileTooLarge = input.ErrTooLarge
 
-// readFile reads at most MaxFileSize bytes of a file, failing on more.
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(src) > MaxFileSize {
-		return nil, fmt.Errorf("%s: %w: more than %d MiB", path, ErrFileTooLarge, MaxFileSize>>20)
-	}
-	return src, nil
+// readFile reads at most MaxFileSize bytes of a file, failing on more;
+// reading (and opening a FIFO) stops when ctx ends.
+func readFile(ctx context.Context, path string) ([]byte, error) {
+	return input.ReadFile(ctx, path, MaxFileSize)
 }
 
 // LoadDomain reads and checks a domain file.
 func LoadDomain(path string) (*Domain, error) {
-	src, err := readFile(path)
+	return loadDomain(context.Background(), path)
+}
+
+func loadDomain(ctx context.Context, path string) (*Domain, error) {
+	src, err := readFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +186,11 @@ func LoadDomain(path string) (*Domain, error) {
 
 // LoadProblem reads and checks a problem file of domain d.
 func LoadProblem(path string, d *Domain) (*Problem, error) {
-	src, err := readFile(path)
+	return loadProblem(context.Background(), path, d)
+}
+
+func loadProblem(ctx context.Context, path string, d *Domain) (*Problem, error) {
+	src, err := readFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -201,11 +199,17 @@ func LoadProblem(path string, d *Domain) (*Problem, error) {
 
 // Load reads a domain and a problem file.
 func Load(domainPath, problemPath string) (*Domain, *Problem, error) {
-	d, err := LoadDomain(domainPath)
+	return LoadContext(context.Background(), domainPath, problemPath)
+}
+
+// LoadContext is Load whose reading stops when ctx ends (parsing and
+// checking, bounded by the file size, run to their end).
+func LoadContext(ctx context.Context, domainPath, problemPath string) (*Domain, *Problem, error) {
+	d, err := loadDomain(ctx, domainPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := LoadProblem(problemPath, d)
+	p, err := loadProblem(ctx, problemPath, d)
 	if err != nil {
 		return d, nil, err
 	}

@@ -3,15 +3,16 @@ package sudoku
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/htnsat/htnsat/internal/excerpt"
+	"github.com/htnsat/htnsat/internal/input"
 )
 
 // Puzzle is a grid read from a file or an argument.
@@ -23,6 +24,20 @@ type Puzzle struct {
 	// ("puzzle:count:solution" lines); SolutionCount is -1 otherwise.
 	Solution      *Grid
 	SolutionCount int
+	// Note says how an ambiguous line was read (LettersOnly), or is empty.
+	Note string
+}
+
+// LettersOnly is the Note of a grid larger than 9x9 written in letters
+// alone: read as A=1, B=2, ..., since with no digit 1-9 the other scheme
+// (1-9, then A=10) would need every given to be 10 or more.
+const LettersOnly = "written in letters only: read as A=1, B=2, ... (write 1-9 then A=10 to mean the other scheme)"
+
+// lettersOnly reports whether the cells of an n-grid are read as A=1.
+func lettersOnly(cells string, n int) bool {
+	return n > 9 && !strings.ContainsAny(cells, "123456789") && strings.IndexFunc(cells, func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}) >= 0
 }
 
 // LineError is a problem with one line of a puzzle file.
@@ -30,6 +45,9 @@ type LineError struct {
 	File string
 	Line int
 	Msg  string
+	// More, when positive, makes this error the count of the lines past
+	// MaxErrors that could not be read either.
+	More int
 }
 
 func (e *LineError) Error() string {
@@ -47,20 +65,22 @@ func (e *LineError) Error() string {
 // cellCounts maps the number of cells of a one-line puzzle to its box size.
 var cellCounts = map[int]int{16: 2, 81: 3, 256: 4, 625: 5, 1296: 6}
 
-// ReadFile reads every puzzle of a file; see Read.
-func ReadFile(path string) ([]Puzzle, []error) {
-	f, err := os.Open(path)
+// ReadFile reads the puzzles of a file; see ReadContext.
+func ReadFile(ctx context.Context, path string, limit int) ([]Puzzle, []error) {
+	f, err := input.Open(ctx, path)
 	if err != nil {
 		return nil, []error{err}
 	}
 	defer f.Close()
-	return Read(f, path)
+	return ReadContext(ctx, f, path, limit)
 }
 
-// Limits of Read: the most bytes of input and of one line.
+// Limits of Read: the most bytes of input and of one line, and the most
+// errors told one by one (the rest are counted in one more error).
 const (
-	MaxInput = 64 << 20
-	MaxLine  = 1 << 20
+	MaxInput  = 64 << 20
+	MaxLine   = 1 << 20
+	MaxErrors = 20
 )
 
 // Read reads every puzzle in r, in any of these forms, mixed freely:
@@ -81,40 +101,60 @@ const (
 // A line that cannot be read gets a *LineError naming file and line, and
 // reading goes on with the next line; input longer than MaxInput, or a
 // line longer than MaxLine, is an error. name is used in messages.
+//
+// A UTF-8 byte order mark at the start is skipped.
 func Read(r io.Reader, name string) ([]Puzzle, []error) {
-	lr := &io.LimitedReader{R: r, N: MaxInput + 1}
-	data, err := io.ReadAll(lr)
-	if err != nil {
+	return ReadContext(context.Background(), r, name, 0)
+}
+
+// ReadContext is Read that stops after limit puzzles (0: no limit) and
+// when ctx ends (the last error then wraps its cause). At most MaxErrors
+// errors are told one by one; one more error counts the rest.
+func ReadContext(ctx context.Context, r io.Reader, name string, limit int) ([]Puzzle, []error) {
+	data, err := input.ReadAll(ctx, r, name, MaxInput)
+	switch {
+	case errors.Is(err, input.ErrTooLarge):
+		return nil, []error{&LineError{File: name, Msg: fmt.Sprintf("more than %d MiB of input", MaxInput>>20)}}
+	case err != nil && ctx.Err() != nil:
+		return nil, []error{err}
+	case err != nil:
 		return nil, []error{&LineError{File: name, Msg: err.Error()}}
 	}
-	if len(data) > MaxInput {
-		return nil, []error{&LineError{File: name, Msg: fmt.Sprintf("more than %d MiB of input", MaxInput>>20)}}
-	}
-	rd := readLines(data, name, true)
-	if rd.count >= 0 && rd.count != len(rd.puzzles)+rd.failed {
+	data = input.TrimBOM(data)
+	rd := readLines(ctx, data, name, true, limit)
+	if rd.stopped == nil && rd.count >= 0 && rd.count != len(rd.puzzles)+rd.failed {
 		// the number on the first line is no count of the rest: data,
 		// unless it cannot be read as data either
-		asData := readLines(data, name, false)
+		asData := readLines(ctx, data, name, false, limit)
 		for _, e := range asData.errs {
 			if le, ok := e.(*LineError); ok && le.Line == rd.countLine {
 				rd.errorf(rd.countLine, "the count line says %d puzzles, the file has %d", rd.count, len(rd.puzzles)+rd.failed)
-				return rd.puzzles, rd.errs
+				return rd.puzzles, rd.allErrors()
 			}
 		}
 		rd = asData
 	}
-	return rd.puzzles, rd.errs
+	return rd.puzzles, rd.allErrors()
 }
 
-// readLines reads the puzzles of data; with count, a number alone on the
-// first data line is taken as a count line.
-func readLines(data []byte, name string, count bool) *reader {
+// readLines reads the puzzles of data, at most limit (0: all); with
+// count, a number alone on the first data line is taken as a count line.
+func readLines(ctx context.Context, data []byte, name string, count bool, limit int) *reader {
 	rd := &reader{file: name, base: filepath.Base(name), count: -1, seenData: !count}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), MaxLine)
 	for sc.Scan() {
 		rd.line++
+		if rd.line%1024 == 0 && ctx.Err() != nil {
+			rd.stopped = fmt.Errorf("%s:%d: %w", name, rd.line, context.Cause(ctx))
+			return rd
+		}
 		rd.handle(strings.TrimRight(sc.Text(), "\r"))
+		if limit > 0 && len(rd.puzzles) >= limit {
+			rd.stopped = errLimit
+			rd.puzzles = rd.puzzles[:limit]
+			return rd
+		}
 	}
 	if err := sc.Err(); err != nil {
 		msg := err.Error()
@@ -161,10 +201,34 @@ type reader struct {
 	rowBox     int
 	rowNumbers bool // rows are raw numbers, decoded when complete
 	rowFailed  bool
+	// stopped says why reading ended before the end: errLimit, or the
+	// context's error
+	stopped error
+	more    int // errors past MaxErrors
 }
 
+// errLimit stops a reader that has read the puzzles it was asked for.
+var errLimit = errors.New("enough puzzles")
+
 func (rd *reader) errorf(line int, format string, args ...any) {
+	if len(rd.errs) >= MaxErrors {
+		rd.more++
+		return
+	}
 	rd.errs = append(rd.errs, &LineError{File: rd.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// allErrors is the errors told, one counting the others, and the
+// context's.
+func (rd *reader) allErrors() []error {
+	errs := rd.errs
+	if rd.more > 0 {
+		errs = append(errs, &LineError{File: rd.file, Msg: fmt.Sprintf("and %d more lines could not be read", rd.more), More: rd.more})
+	}
+	if rd.stopped != nil && rd.stopped != errLimit {
+		errs = append(errs, rd.stopped)
+	}
+	return errs
 }
 
 // rowBox returns the box size for a row of length n, or 0. Rows of 4 and
@@ -233,7 +297,17 @@ func (rd *reader) handle(text string) {
 		return
 	}
 	g, err := decodeGrid(cells, k)
+	before := len(rd.puzzles)
 	rd.add(g, err, rd.line, nil, -1)
+	rd.noteLetters(cells, k, before)
+}
+
+// noteLetters notes on the puzzle just added that its letters were read
+// as A=1 (see LettersOnly).
+func (rd *reader) noteLetters(cells string, k int, before int) {
+	if len(rd.puzzles) > before && lettersOnly(cells, k*k) {
+		rd.puzzles[len(rd.puzzles)-1].Note = LettersOnly
+	}
 }
 
 // isBorder reports whether t is a drawn grid's horizontal border.
@@ -295,7 +369,9 @@ func (rd *reader) solutionLine(t string) {
 		}
 		sol = &s
 	}
+	before := len(rd.puzzles)
 	rd.add(g, nil, rd.line, sol, count)
+	rd.noteLetters(parts[0], k, before)
 }
 
 // numbers parses a line of whitespace-separated integers.

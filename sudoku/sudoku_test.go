@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func TestReadSharedFiles(t *testing.T) {
 	}
 	for _, f := range files {
 		rel, _ := filepath.Rel(dir, f)
-		ps, errs := ReadFile(f)
+		ps, errs := ReadFile(context.Background(), f, 0)
 		for _, e := range errs {
 			t.Errorf("%v", e)
 		}

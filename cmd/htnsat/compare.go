@@ -76,6 +76,7 @@ resident memory.`,
 	f.IntVar(&opts.limit, "limit", 0, "only the first N puzzles")
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per puzzle and engine")
 	f.IntVar(&opts.jobs, "jobs", 1, "puzzles solved in parallel (1 keeps timings undisturbed)")
+	capFlag(f, "jobs", maxParallel)
 	f.StringVar(&opts.csv, "csv", "", "write one row per puzzle and engine to this CSV file")
 	f.StringVar(&opts.json, "json", "", "write the rows to this JSON file")
 	f.StringVar(&opts.plot, "plot", "", "draw the plots into this .svg or .png file")
@@ -146,6 +147,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	var puzzles []sudoku.Puzzle
 	var variants []*variant.Puzzle
 	var plain []string
+	unread := 0
 	for _, f := range opts.files {
 		if !strings.HasSuffix(f, ".json") {
 			plain = append(plain, f)
@@ -164,7 +166,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 			puzzles = puzzles[:opts.limit]
 		}
 	case len(plain) > 0:
-		if puzzles, err = readPuzzleFiles(ios, plain, opts.limit); err != nil {
+		if puzzles, unread, err = readPuzzleFiles(ctx, ios, plain, opts.limit); err != nil {
 			return withCode(exitFailure, err)
 		}
 	}
@@ -257,7 +259,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 			return withCode(exitFailure, fmt.Errorf("%s with %s: %s", r.Puzzle, r.Engine, r.Error))
 		}
 	}
-	return nil
+	return unreadError(unread)
 }
 
 // processEngines checks --process's command line: the HTN engines alone

@@ -43,7 +43,7 @@ reader accepts, "-" for stdin; none is the paper's puzzle.`,
 				}
 				conds = []csp.Condition{c}
 			}
-			p, err := onePuzzle(ios, args)
+			p, err := onePuzzle(cmd.Context(), ios, args)
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
@@ -85,13 +85,13 @@ reader accepts, "-" for stdin; none is the paper's puzzle.`,
 }
 
 // onePuzzle reads the puzzle of the argument, or the paper's puzzle.
-func onePuzzle(ios *ioStreams, args []string) (sudoku.Puzzle, error) {
+func onePuzzle(ctx context.Context, ios *ioStreams, args []string) (sudoku.Puzzle, error) {
 	if len(args) == 0 {
 		p, err := sudoku.ParsePuzzle(paperPuzzle)
 		p.Name = "paper"
 		return p, err
 	}
-	ps, err := readPuzzleArg(ios, args[0])
+	ps, err := readPuzzleArg(ctx, ios, args[0])
 	if err != nil {
 		return sudoku.Puzzle{}, err
 	}
@@ -159,20 +159,24 @@ each level takes. --timeout bounds each puzzle (status timeout).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var ps []sudoku.Puzzle
 			var err error
+			unread := 0
 			switch {
 			case len(args) == 1 && len(files) > 0:
 				return &usageError{errors.New("give a puzzle or -f FILE, not both")}
 			case len(files) > 0:
-				ps, err = readPuzzleFiles(ios, files, limit)
+				ps, unread, err = readPuzzleFiles(cmd.Context(), ios, files, limit)
 			default:
 				var p sudoku.Puzzle
-				p, err = onePuzzle(ios, args)
+				p, err = onePuzzle(cmd.Context(), ios, args)
 				ps = []sudoku.Puzzle{p}
 			}
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
-			return runRate(cmd.Context(), ios.Out, ps, asJSON, sorted, timeout)
+			if err := runRate(cmd.Context(), ios.Out, ps, asJSON, sorted, timeout); err != nil {
+				return err
+			}
+			return unreadError(unread)
 		},
 	}
 	f := cmd.Flags()

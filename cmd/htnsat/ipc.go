@@ -71,6 +71,7 @@ problems it solved late.`,
 	f.StringVar(&opts.Engine, "engine", "progression", "planning engine for --stage plan: progression or sat")
 	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit per problem")
 	f.IntVar(&opts.Jobs, "jobs", 1, "problems run in parallel")
+	capFlag(f, "jobs", maxParallel)
 	f.StringVar(&opts.filter, "filter", "", "only problems whose track/domain/name contains this")
 	f.StringVar(&opts.CSV, "csv", "", "write one row per problem to this CSV file")
 	f.IntVar(&opts.MemMB, "mem", 8192, "memory limit per problem in MiB")

@@ -88,8 +88,8 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 	root.SetIn(ios.In)
 	root.PersistentFlags().Int64Var(&ro.maxMemoryMB, "max-memory", DefaultMaxMemoryMB, "stop any stage, with status memory, once the heap or the resident memory (linked solvers included) passes this many MiB (0: no limit)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		if ro.maxMemoryMB < 0 {
-			return &usageError{fmt.Errorf("--max-memory %d: must be 0 (no limit) or more", ro.maxMemoryMB)}
+		if err := checkFlags(cmd); err != nil {
+			return err
 		}
 		ctx, unsignal := cmd.Context(), func() {}
 		if catchSignals {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/htnsat/htnsat/internal/compare"
@@ -69,7 +70,7 @@ PUZZLE is the puzzle in any form the reader accepts, or "-" for stdin.`,
 			if err := sudoku.CheckName(name); err != nil {
 				return &usageError{fmt.Errorf("--name: %w", err)}
 			}
-			ps, err := readPuzzleArg(ios, args[0])
+			ps, err := readPuzzleArg(cmd.Context(), ios, args[0])
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
@@ -85,10 +86,11 @@ PUZZLE is the puzzle in any form the reader accepts, or "-" for stdin.`,
 	return cmd
 }
 
-// readPuzzleArg reads puzzles from an argument ("-": stdin).
-func readPuzzleArg(ios *ioStreams, arg string) ([]sudoku.Puzzle, error) {
+// readPuzzleArg reads puzzles from an argument: a puzzle, "-" for the
+// standard input, or the name of a puzzle file.
+func readPuzzleArg(ctx context.Context, ios *ioStreams, arg string) ([]sudoku.Puzzle, error) {
 	if arg == "-" {
-		ps, errs := sudoku.Read(ios.In, "stdin")
+		ps, errs := sudoku.ReadContext(ctx, ios.In, "stdin", 0)
 		if len(ps) == 0 && len(errs) == 0 {
 			return nil, errors.New("stdin: no puzzle (the input is empty)")
 		}
@@ -96,31 +98,66 @@ func readPuzzleArg(ios *ioStreams, arg string) ([]sudoku.Puzzle, error) {
 	}
 	p, err := sudoku.ParsePuzzle(arg)
 	if err != nil {
+		if st, serr := os.Stat(arg); serr == nil && !st.IsDir() {
+			// a file named where a puzzle was expected: read it
+			ps, _, err := readPuzzleFiles(ctx, ios, []string{arg}, 0)
+			return ps, err
+		}
 		return nil, err
 	}
 	return []sudoku.Puzzle{p}, nil
 }
 
-// readPuzzleFiles reads every puzzle of the files, reporting unreadable
-// lines on stderr; it fails only if nothing could be read.
-func readPuzzleFiles(ios *ioStreams, files []string, limit int) ([]sudoku.Puzzle, error) {
-	var all []sudoku.Puzzle
-	bad := 0
+// readPuzzleFiles reads the puzzles of the files, at most limit (0: all),
+// telling unreadable lines on stderr (sudoku.MaxErrors a file, then their
+// count) and how ambiguous ones were read; unread is the number of lines
+// that could not be read. It fails if nothing could be read, or when ctx
+// ends.
+func readPuzzleFiles(ctx context.Context, ios *ioStreams, files []string, limit int) (all []sudoku.Puzzle, unread int, err error) {
 	for _, f := range files {
-		ps, errs := sudoku.ReadFile(f)
+		left := 0
+		if limit > 0 {
+			if left = limit - len(all); left <= 0 {
+				break
+			}
+		}
+		ps, errs := sudoku.ReadFile(ctx, f, left)
+		if err := ctx.Err(); err != nil {
+			return nil, 0, failure(plan.WithCause(ctx, err))
+		}
 		for _, e := range errs {
 			fmt.Fprintln(ios.Err, e)
+			var le *sudoku.LineError
+			if errors.As(e, &le) && le.More > 0 {
+				unread += le.More
+			} else {
+				unread++
+			}
 		}
-		bad += len(errs)
+		notes := 0
+		for _, p := range ps {
+			if p.Note != "" {
+				notes++
+			}
+		}
+		if notes > 0 {
+			fmt.Fprintf(ios.Err, "%s: %d puzzles %s\n", f, notes, sudoku.LettersOnly)
+		}
 		all = append(all, ps...)
 	}
 	if len(all) == 0 {
-		return nil, fmt.Errorf("no puzzle could be read (%d errors)", bad)
+		return nil, unread, fmt.Errorf("no puzzle could be read (%d lines could not)", unread)
 	}
-	if limit > 0 && len(all) > limit {
-		all = all[:limit]
+	return all, unread, nil
+}
+
+// unreadError is the failure of a command that ran the puzzles it could
+// read but not some lines of its files (told above).
+func unreadError(unread int) error {
+	if unread == 0 {
+		return nil
 	}
-	return all, nil
+	return withCode(exitFailure, fmt.Errorf("%d lines of the puzzle files could not be read (see above)", unread))
 }
 
 type solveOptions struct {
@@ -174,15 +211,16 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		return &usageError{err}
 	}
 	var puzzles []sudoku.Puzzle
+	unread := 0
 	switch {
 	case len(args) == 1 && len(opts.files) > 0:
 		return &usageError{errors.New("give a puzzle or -f FILE, not both")}
 	case len(args) == 1:
-		if puzzles, err = readPuzzleArg(ios, args[0]); err != nil {
+		if puzzles, err = readPuzzleArg(ctx, ios, args[0]); err != nil {
 			return withCode(exitFailure, err)
 		}
 	case len(opts.files) > 0:
-		if puzzles, err = readPuzzleFiles(ios, opts.files, opts.limit); err != nil {
+		if puzzles, unread, err = readPuzzleFiles(ctx, ios, opts.files, opts.limit); err != nil {
 			return withCode(exitFailure, err)
 		}
 	default:
@@ -229,7 +267,10 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	if err := ctx.Err(); err != nil {
 		return failure(plan.WithCause(ctx, err))
 	}
-	return runsExit(all)
+	if err := runsExit(all); err != nil {
+		return err
+	}
+	return unreadError(unread)
 }
 
 // printSolve prints a puzzle's solution and its runs (countLimit: the

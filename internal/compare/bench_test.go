@@ -55,7 +55,7 @@ func BenchmarkEngines(b *testing.B) {
 // puzzles (skipped without ../shared). With -benchtime=1465x each engine
 // solves each puzzle once.
 func BenchmarkTop1465(b *testing.B) {
-	ps, errs := sudoku.ReadFile(filepath.Join(testutil.SudokuDir(b), "9x9", "magictour-top1465.txt"))
+	ps, errs := sudoku.ReadFile(context.Background(), filepath.Join(testutil.SudokuDir(b), "9x9", "magictour-top1465.txt"), 0)
 	if len(errs) > 0 {
 		b.Fatal(errs[0])
 	}
