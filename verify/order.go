@@ -25,8 +25,22 @@ func (v *verifier) placeRoot() error {
 	var assign []*vnode
 	if len(v.roots) == len(net.Subtasks) {
 		var err error
-		if assign, _, err = mt.match(net.Subtasks, v.roots, false); err != nil {
+		before := func(j, k int) bool { return false }
+		if !net.Total && len(net.Ordering) > 0 {
+			c := closure(len(net.Subtasks), net.Ordering)
+			before = func(j, k int) bool { return c[j*len(net.Subtasks)+k] }
+		} else if net.Total {
+			before = func(j, k int) bool { return j < k }
+		}
+		if assign, _, err = mt.match(net.Subtasks, v.roots, false, before); err != nil {
 			return err
+		}
+		if assign == nil {
+			// as in matchMethod: placing tells what is out of order
+			mt.undo(0)
+			if assign, _, err = mt.match(net.Subtasks, v.roots, false, nil); err != nil {
+				return err
+			}
 		}
 	}
 	v.scope = v.p.Vars
@@ -61,6 +75,9 @@ func (v *verifier) placeRoot() error {
 		}
 		return v.errf(0, "the root tasks do not match the initial task network")
 	}
+	if err := v.someObject(v.p.Vars, b, 0, "the initial task network"); err != nil {
+		return err
+	}
 	if v.p.Constraints != nil {
 		ok, err := v.satisfy(v.p.Constraints, b, 0)
 		if err != nil {
@@ -75,42 +92,100 @@ func (v *verifier) placeRoot() error {
 }
 
 // placeChildren places the subtasks of one network within the window
-// [lo, hi] of states and returns the latest state they use. The work is
-// linear in the network's tasks and orderings: a task's lower bound comes
-// from its direct predecessors (their ends grow along every chain), its
-// upper bound from the earliest action among all its successors.
+// [lo, hi] of states and returns the latest state they use, and so on
+// down the tree. The work is linear in the networks' tasks and
+// orderings: a task's lower bound comes from its direct predecessors
+// (their ends grow along every chain), its upper bound from the earliest
+// action among all its successors. The tree is walked with a stack of its
+// own, not by recursion: a valid plan may nest a million decompositions.
 func (v *verifier) placeChildren(children []*vnode, order []hddl.Order, total bool, lo, hi int) (int, error) {
+	stack := []*network{newNetwork(nil, children, order, total, lo, hi)}
+	for {
+		f := stack[len(stack)-1]
+		pushed := false
+		for f.k < len(f.topo) && !pushed {
+			i := f.topo[f.k]
+			clo := f.lo
+			for _, j := range f.g.pred(i) {
+				clo = max(clo, f.end[j])
+			}
+			c, chi := f.children[i], f.firstAfter[i]
+			if c.prim {
+				e, err := v.placeAction(c, clo, chi)
+				if err != nil {
+					return 0, err
+				}
+				f.done(e)
+				continue
+			}
+			pm, err := v.precondition(c, clo, chi)
+			if err != nil {
+				return 0, err
+			}
+			m := &v.d.Methods[c.method]
+			sub := newNetwork(c, c.children, m.Network.Ordering, m.Network.Total, pm, chi)
+			sub.pm = pm
+			stack = append(stack, sub)
+			pushed = true
+		}
+		if pushed {
+			continue
+		}
+		// every task of f placed: its end is the parent's task's end
+		e := f.latest
+		if n := f.task; n != nil {
+			if n.last >= 0 {
+				e = max(e, n.last+1)
+			}
+			e = max(e, f.pm)
+		}
+		stack = stack[:len(stack)-1]
+		if len(stack) == 0 {
+			return e, nil
+		}
+		stack[len(stack)-1].done(e)
+	}
+}
+
+// network is one task network being placed: the task it decomposes (nil
+// for the initial network), its graph, and how far placing it got.
+type network struct {
+	task       *vnode
+	children   []*vnode
+	g          orderGraph
+	topo       []int
+	firstAfter []int // per task: the earliest action of a task ordered after it, or hi
+	end        []int // per task placed: the state at which it ends
+	k          int   // tasks of topo placed
+	lo, latest int
+	pm         int // the state at which the task's method precondition holds
+}
+
+func newNetwork(task *vnode, children []*vnode, order []hddl.Order, total bool, lo, hi int) *network {
 	n := len(children)
-	g := newOrderGraph(n, order, total)
-	topo := g.topoSort()
-	// firstAfter[i]: the earliest action of a task ordered after i, or hi
-	firstAfter := g.scratch(0)
+	f := &network{task: task, children: children, g: newOrderGraph(n, order, total), lo: lo, latest: lo}
+	f.topo = f.g.topoSort()
+	f.firstAfter = f.g.scratch(0)
 	for k := n - 1; k >= 0; k-- {
-		i := topo[k]
-		f := hi
-		for _, j := range g.succ(i) {
-			f = min(f, firstAfter[j])
+		i := f.topo[k]
+		a := hi
+		for _, j := range f.g.succ(i) {
+			a = min(a, f.firstAfter[j])
 			if children[j].first >= 0 {
-				f = min(f, children[j].first)
+				a = min(a, children[j].first)
 			}
 		}
-		firstAfter[i] = f
+		f.firstAfter[i] = a
 	}
-	end := g.scratch(1)
-	latest := lo
-	for _, i := range topo {
-		clo := lo
-		for _, j := range g.pred(i) {
-			clo = max(clo, end[j])
-		}
-		e, err := v.place(children[i], clo, firstAfter[i])
-		if err != nil {
-			return 0, err
-		}
-		end[i] = e
-		latest = max(latest, e)
-	}
-	return latest, nil
+	f.end = f.g.scratch(1)
+	return f
+}
+
+// done records that the task at topo[k] ends at state e and moves on.
+func (f *network) done(e int) {
+	f.end[f.topo[f.k]] = e
+	f.latest = max(f.latest, e)
+	f.k++
 }
 
 // orderGraph is a network's orderings as successor and predecessor lists,
@@ -195,20 +270,27 @@ func (g *orderGraph) topoSort() []int {
 	return out
 }
 
-// place checks node n within the window [lo, hi] of state indices and
-// returns the state index at which it ends.
-func (v *verifier) place(n *vnode, lo, hi int) (int, error) {
+// placeAction checks that action n falls within the window [lo, hi] of
+// state indices and returns the state at which it ends.
+func (v *verifier) placeAction(n *vnode, lo, hi int) (int, error) {
 	if err := v.tick(); err != nil {
 		return 0, err
 	}
-	if n.prim {
-		if n.pos < lo {
-			return 0, v.errf(n.line, "%s comes too early: the ordering puts it after what the plan executes later", v.nodeName(n))
-		}
-		if n.pos+1 > hi {
-			return 0, v.errf(n.line, "%s comes too late: the ordering puts it before an action the plan executes earlier", v.nodeName(n))
-		}
-		return n.pos + 1, nil
+	if n.pos < lo {
+		return 0, v.errf(n.line, "%s comes too early: the ordering puts it after what the plan executes later", v.nodeName(n))
+	}
+	if n.pos+1 > hi {
+		return 0, v.errf(n.line, "%s comes too late: the ordering puts it before an action the plan executes earlier", v.nodeName(n))
+	}
+	return n.pos + 1, nil
+}
+
+// precondition finds the state, within the window [lo, hi], at which the
+// method precondition of compound task n holds (and binds the method's
+// variables the plan left open) and returns it.
+func (v *verifier) precondition(n *vnode, lo, hi int) (int, error) {
+	if err := v.tick(); err != nil {
+		return 0, err
 	}
 	m := &v.d.Methods[n.method]
 	v.scope = m.Vars
@@ -240,16 +322,24 @@ func (v *verifier) place(n *vnode, lo, hi int) (int, error) {
 		}
 		return 0, v.errf(n.line, "the precondition of method %s for %s does not hold %s%s", m.Name, v.nodeName(n), where, v.why(m.Precondition, n.binding, max(lo, min(top, v.final))))
 	}
-	e, err := v.placeChildren(n.children, m.Network.Ordering, m.Network.Total, pm, hi)
-	if err != nil {
+	if err := v.someObject(m.Vars, n.binding, n.line, "method "+m.Name); err != nil {
 		return 0, err
 	}
-	if n.last >= 0 {
-		e = max(e, n.last+1)
-	}
-	return max(e, pm), nil
+	return pm, nil
 }
 
 // cloneBinding copies a binding; the copy is never nil, so that a method
 // or network without variables still yields a (empty) binding.
 func cloneBinding(b []int32) []int32 { return append(make([]int32, 0, len(b)), b...) }
+
+// someObject checks that every variable the plan left unbound (and the
+// precondition did not bind) could be bound: its type has an object.
+// A method whose variable has none has no ground instance at all.
+func (v *verifier) someObject(vars []hddl.Param, b []int32, line int, what string) error {
+	for x, o := range b {
+		if o < 0 && len(v.objectsOf(vars[x].Type)) == 0 {
+			return v.errf(line, "%s has variable %s of type %s, which has no objects: no instance of it exists", what, vars[x].Name, v.d.Types[vars[x].Type].Name)
+		}
+	}
+	return nil
+}

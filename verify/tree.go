@@ -50,6 +50,22 @@ func (v *verifier) buildTree() error {
 	if err != nil {
 		return err
 	}
+	// the actions each subtree spans, children before parents: what a
+	// subtree spans does not depend on which of its method's subtasks it
+	// is, and matching a partial order needs it
+	for i := len(order) - 1; i >= 0; i-- {
+		n := order[i]
+		if n.prim {
+			continue
+		}
+		for _, id := range n.dc.Subtasks {
+			c := v.nodes[id]
+			if c.first >= 0 && (n.first < 0 || c.first < n.first) {
+				n.first = c.first
+			}
+			n.last = max(n.last, c.last)
+		}
+	}
 	for _, n := range order {
 		if err := v.tick(); err != nil {
 			return err
@@ -58,16 +74,6 @@ func (v *verifier) buildTree() error {
 			if err := v.matchMethod(n); err != nil {
 				return err
 			}
-		}
-	}
-	// the actions each subtree spans, children before parents
-	for i := len(order) - 1; i >= 0; i-- {
-		n := order[i]
-		for _, c := range n.children {
-			if c.first >= 0 && (n.first < 0 || c.first < n.first) {
-				n.first = c.first
-			}
-			n.last = max(n.last, c.last)
 		}
 	}
 	return nil
@@ -242,14 +248,25 @@ func (v *verifier) matchMethod(n *vnode) error {
 	}
 	// total order: the i-th listed subtask is the i-th subtask of the
 	// method; partial order: any assignment that unifies
-	assign, k, err := mt.match(subs, listed, m.Network.Total)
+	before := v.before(n.method, m.Network)
+	base := len(mt.trail) // the task's arguments bound
+	assign, k, err := mt.match(subs, listed, m.Network.Total, before)
+	if assign == nil && err == nil && before != nil {
+		// no assignment keeps the order: take one that does not, for
+		// placing to say what comes too early or too late
+		mt.undo(base)
+		assign, k, err = mt.match(subs, listed, false, nil)
+	}
 	if err != nil {
 		return err
 	}
 	if assign == nil {
 		if m.Network.Total {
 			c := listed[k]
-			if x, o := mt.badType(subs[k].Args, c.args); x >= 0 && c.prim == subs[k].Task.Primitive && c.schema == subs[k].Task.Index {
+			if c.prim != subs[k].Task.Primitive || c.schema != subs[k].Task.Index {
+				return v.errf(n.line, "subtask %d of method %s must be %s, found %s (id %d)", k+1, m.Name, v.subtaskName(&subs[k], mt.b), v.nodeName(c), c.id)
+			}
+			if x, o := mt.badType(subs[k].Args, c.args); x >= 0 {
 				return v.errf(n.line, "subtask %d of method %s binds variable %s to %s, which is of type %s, not %s",
 					k+1, m.Name, m.Vars[x].Name, v.p.Objects[o].Name, v.d.Types[v.p.Objects[o].Type].Name, v.d.Types[m.Vars[x].Type].Name)
 			}
@@ -341,7 +358,14 @@ func (mt *matcher) badType(terms []hddl.Term, vals []int32) (x int, obj int32) {
 // subtask that does not match. Otherwise the assignment is searched by
 // backtracking, trying node k for subtask k first, so that a plan that
 // lists the subtasks in the method's order is matched in linear time.
-func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool) ([]*vnode, int, error) {
+//
+// before, when not nil, is the transitive closure of a partial order
+// (before(j, k): subtask j must end before subtask k starts): a node goes
+// to subtask k only if its actions fall after those of the nodes given to
+// the subtasks before k and before those of the subtasks after k, so
+// that which of two alike subtasks a node is does not depend on the order
+// the plan lists them in.
+func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool, before func(j, k int) bool) ([]*vnode, int, error) {
 	n := len(subs)
 	fits := func(k int, c *vnode) bool { return c.prim == subs[k].Task.Primitive && c.schema == subs[k].Task.Index }
 	assign := make([]*vnode, n)
@@ -380,6 +404,23 @@ func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool) ([]
 	next := make([]int, n)   // next candidate to try, per subtask
 	chosen := make([]int, n) // node assigned, per subtask
 	mark := make([]int, n)   // trail length before subtask k was bound
+	// ordered reports whether node c may be subtask k given the nodes of
+	// the subtasks before k in the search
+	inOrder := func(k int, c *vnode) bool {
+		if before == nil || c.first < 0 {
+			return true
+		}
+		for j := range k {
+			o := listed[chosen[j]]
+			if o.first < 0 {
+				continue
+			}
+			if before(j, k) && o.last >= c.first || before(k, j) && c.last >= o.first {
+				return false
+			}
+		}
+		return true
+	}
 	for k := 0; k < n; {
 		if err := mt.v.tick(); err != nil {
 			return nil, 0, err
@@ -394,7 +435,7 @@ func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool) ([]
 				break
 			}
 			next[k]++
-			if used[i] || (next[k] > 1 && i == k) || !fits(k, listed[i]) {
+			if used[i] || (next[k] > 1 && i == k) || !fits(k, listed[i]) || !inOrder(k, listed[i]) {
 				continue
 			}
 			if mt.unify(subs[k].Args, listed[i].args) {
@@ -419,4 +460,41 @@ func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool) ([]
 		assign[k] = listed[i]
 	}
 	return assign, 0, nil
+}
+
+// before returns the transitive closure of a method's partial order, made
+// once per method (nil for a total order, which match checks by position).
+func (v *verifier) before(method int, net hddl.Network) func(j, k int) bool {
+	if net.Total || len(net.Ordering) == 0 {
+		return nil
+	}
+	c, ok := v.closures[method]
+	if !ok {
+		c = closure(len(net.Subtasks), net.Ordering)
+		v.closures[method] = c
+	}
+	n := len(net.Subtasks)
+	return func(j, k int) bool { return c[j*n+k] }
+}
+
+// closure is the transitive closure of a partial order of n tasks, as an
+// n*n matrix.
+func closure(n int, order []hddl.Order) []bool {
+	c := make([]bool, n*n)
+	for _, o := range order {
+		c[o.Before*n+o.After] = true
+	}
+	for m := range n {
+		for i := range n {
+			if !c[i*n+m] {
+				continue
+			}
+			for j := range n {
+				if c[m*n+j] {
+					c[i*n+j] = true
+				}
+			}
+		}
+	}
+	return c
 }

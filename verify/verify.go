@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/plan"
@@ -29,15 +30,38 @@ import (
 //
 // It returns nil for a valid plan, a *plan.Error naming the plan line of
 // the first problem found, or ctx's error when ctx ends first.
+//
+// A root wrapped as pandaPI writes it ("root N" and "N __top ->
+// __top_method ..."), which plan-format.md shows, is read as its
+// subtasks.
 func Verify(ctx context.Context, p *hddl.Problem, pl *plan.Plan) error {
+	pl = unwrapTop(p.Domain, pl)
 	atoms := len(p.Init) + 4*len(pl.Actions) // about what the plan makes
 	v := &verifier{ctx: ctx, p: p, d: p.Domain, plan: pl, atoms: map[string]int32{}, packed: make(map[uint64]int32, atoms),
-		typeObjs: map[int][]int{}, conjs: map[*hddl.Formula][]*hddl.Formula{}}
+		typeObjs: map[int][]int{}, conjs: map[*hddl.Formula][]*hddl.Formula{}, closures: map[int][]bool{}}
 	v.atomArgs = make([][]int32, 0, atoms)
 	v.changes = make([][]event, 0, atoms)
 	v.byPred = make([][]int32, len(v.d.Predicates))
 	v.byArg = make([][]map[int32][]int32, len(v.d.Predicates))
 	return v.run()
+}
+
+// unwrapTop returns pl with a wrapped root (see Verify) replaced by the
+// wrapper's subtasks, or pl itself. The wrapper is a task __top of no
+// arguments, which the domain must not declare.
+func unwrapTop(d *hddl.Domain, pl *plan.Plan) *plan.Plan {
+	if len(pl.Root) != 1 || d.TaskIndex("__top") >= 0 {
+		return pl
+	}
+	for i, dc := range pl.Decomps {
+		if dc.ID == pl.Root[0] && dc.Task == "__top" && len(dc.Args) == 0 {
+			q := *pl
+			q.Root = dc.Subtasks
+			q.Decomps = append(slices.Clone(pl.Decomps[:i]), pl.Decomps[i+1:]...)
+			return &q
+		}
+	}
+	return pl
 }
 
 type verifier struct {
@@ -66,6 +90,7 @@ type verifier struct {
 	trail       []int                             // satisfy's matcher trail, kept between calls
 	methodTrail []int                             // matchMethod's matcher trail, kept between calls
 	conjs       map[*hddl.Formula][]*hddl.Formula // satisfy's flattened conjunctions
+	closures    map[int][]bool                    // per method of a partial order: its transitive closure
 	block       []int32                           // what int32s carves slices from
 }
 
