@@ -184,7 +184,7 @@ func Ground(ctx context.Context, p *hddl.Problem, opt Options) (*Task, *Stats, e
 		p:         p,
 		d:         p.Domain,
 		opt:       opt,
-		norm:      &normalizer{p: p, types: map[int][]int{}},
+		norm:      &normalizer{ctx: ctx, p: p, types: map[int][]int{}, budget: int64(opt.MaxGround)},
 		stats:     &Stats{},
 		typeObjs:  make([][]int, len(p.Domain.Types)),
 		typeMasks: make([][]bool, len(p.Domain.Types)),

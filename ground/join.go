@@ -1,11 +1,13 @@
 package ground
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/htnsat/htnsat/hddl"
 )
@@ -55,6 +57,15 @@ type query struct {
 	skip []bool
 }
 
+// planScratch holds plan's working blocks between plans: queries are
+// made and planned by the thousand.
+var planScratch = sync.Pool{New: func() any { return new(planBlocks) }}
+
+type planBlocks struct {
+	ints  []int
+	flags []bool
+}
+
 type stepKind uint8
 
 const (
@@ -88,7 +99,9 @@ type joinPlan struct {
 	// enumSize is the product of the sizes of their types (saturating):
 	// the most bindings one run can produce.
 	enumSize int64
-	// sizes are the atoms' relation sizes when the plan was made
+	// rels are the relations of the atoms, each once, and sizes their
+	// sizes when the plan was made
+	rels  []*relation
 	sizes []int
 }
 
@@ -96,8 +109,8 @@ type joinPlan struct {
 // was made (more than doubled) that another order may be better: during a
 // fixpoint, a plan made when a relation was nearly empty visits it first.
 func (pl *joinPlan) stale() bool {
-	for i, a := range pl.q.atoms {
-		if a.rel.size() > 2*pl.sizes[i]+16 {
+	for i, r := range pl.rels {
+		if r.size() > 2*pl.sizes[i]+16 {
 			return true
 		}
 	}
@@ -105,54 +118,182 @@ func (pl *joinPlan) stale() bool {
 }
 
 // plan orders the atoms greedily given the variables bound beforehand.
+// Its bookkeeping is incremental (what waits on each variable), so that a
+// query of many atoms and filters (a universal precondition expanded over
+// its objects) is planned in time about linear in its size.
 func (q *query) plan(bound []bool) *joinPlan {
 	b := append([]bool(nil), bound...)
 	isBound := func(t hddl.Term) bool { return !t.IsVar() || b[t.Var()] }
-	pl := &joinPlan{q: q, sizes: make([]int, len(q.atoms))}
-	for i, a := range q.atoms {
-		pl.sizes[i] = a.rel.size()
+	pl := &joinPlan{q: q}
+	for _, a := range q.atoms {
+		if !slices.Contains(pl.rels, a.rel) { // relations are per predicate: few
+			pl.rels = append(pl.rels, a.rel)
+			pl.sizes = append(pl.sizes, a.rel.size())
+		}
 	}
-	done := make([]bool, len(q.filters))
+	// what waits on each unbound variable: the filters and atoms that
+	// mention it, once per mention (fList[fAt[v]:fAt[v+1]] and aList
+	// likewise), and how many mentions each still waits for; all of it
+	// cut from one block, as plans are made often
+	nv, nf, na := len(q.vars), len(q.filters), len(q.atoms)
+	mf, ma := 0, 0
+	for _, f := range q.filters {
+		mf += len(f.args)
+	}
+	for _, a := range q.atoms {
+		ma += len(a.args)
+	}
+	need := 4*(nv+1) + mf + ma + 3*nf + 3*na
+	pb := planScratch.Get().(*planBlocks)
+	defer planScratch.Put(pb)
+	if cap(pb.ints) < need {
+		pb.ints = make([]int, need)
+	}
+	block := pb.ints[:need]
+	clear(block)
+	carve := func(n int) []int {
+		s := block[:n:n]
+		block = block[n:]
+		return s
+	}
+	fAt, aAt, fNext, aNext := carve(nv+1), carve(nv+1), carve(nv+1), carve(nv+1)
+	fList, aList := carve(mf), carve(ma)
+	filterWait, atomWait := carve(nf), carve(na)
+	ready, eqs := carve(nf)[:0], carve(nf)[:0]
+	checkable, open := carve(na)[:0], carve(na)[:0] // open: atoms with an unbound variable, in order
+	for _, f := range q.filters {
+		for _, t := range f.args {
+			if !isBound(t) {
+				fAt[t.Var()+1]++
+			}
+		}
+	}
+	for _, a := range q.atoms {
+		for _, t := range a.args {
+			if !isBound(t) {
+				aAt[t.Var()+1]++
+			}
+		}
+	}
+	for v := range nv {
+		fAt[v+1] += fAt[v]
+		aAt[v+1] += aAt[v]
+	}
+	copy(fNext, fAt)
+	copy(aNext, aAt)
+	for i, f := range q.filters {
+		for _, t := range f.args {
+			if !isBound(t) {
+				fList[fNext[t.Var()]] = i
+				fNext[t.Var()]++
+				filterWait[i]++
+			}
+		}
+		if filterWait[i] == 0 {
+			ready = append(ready, i)
+		}
+		if f.kind == fEqual {
+			eqs = append(eqs, i)
+		}
+	}
+	for i, a := range q.atoms {
+		for _, t := range a.args {
+			if !isBound(t) {
+				aList[aNext[t.Var()]] = i
+				aNext[t.Var()]++
+				atomWait[i]++
+			}
+		}
+		if atomWait[i] == 0 {
+			checkable = append(checkable, i)
+		} else {
+			open = append(open, i)
+		}
+	}
+	bind := func(v int) {
+		if b[v] {
+			return
+		}
+		b[v] = true
+		for _, i := range fList[fAt[v]:fAt[v+1]] {
+			if filterWait[i]--; filterWait[i] == 0 {
+				ready = append(ready, i)
+			}
+		}
+		for _, i := range aList[aAt[v]:aAt[v+1]] {
+			if atomWait[i]--; atomWait[i] == 0 {
+				checkable = append(checkable, i)
+			}
+		}
+	}
+	if cap(pb.flags) < nf+na {
+		pb.flags = make([]bool, nf+na)
+	}
+	flags := pb.flags[:nf+na]
+	clear(flags)
+	done, used := flags[:nf], flags[nf:]
+	// attach takes the filters that have become checkable, in order
 	attach := func() []int {
 		var out []int
-		for i, f := range q.filters {
-			if done[i] {
-				continue
-			}
-			ok := true
-			for _, a := range f.args {
-				if !isBound(a) {
-					ok = false
-					break
-				}
-			}
-			if ok {
+		for _, i := range ready {
+			if !done[i] {
 				done[i] = true
 				out = append(out, i)
 			}
 		}
+		ready = ready[:0]
+		slices.Sort(out)
 		return out
 	}
 	pl.pre = attach()
-	used := make([]bool, len(q.atoms))
 	for {
 		// an equality with one side bound binds the other side for free
-		if i, v, from, ok := q.copyStep(b, done); ok {
-			b[v] = true
+		if i, v, from, ok := q.copyStep(b, done, eqs); ok {
 			done[i] = true
+			bind(v)
 			pl.steps = append(pl.steps, step{kind: stepCopy, v: v, from: from, checks: attach()})
 			continue
 		}
-		// fully bound atoms are checks and come first; then atoms with a
-		// bound column, fewest expected matches first (the relation's
-		// size over the distinct values of its bound columns), the one
-		// binding more variables on a tie; then the smallest relation
+		// fully bound atoms are checks and come first, fewest expected
+		// matches first (the relation's size over the distinct values
+		// of its columns)
+		if len(checkable) > 0 {
+			type check struct {
+				atom int
+				est  float64
+			}
+			var cs []check
+			for _, i := range checkable {
+				if used[i] {
+					continue
+				}
+				used[i] = true
+				a := q.atoms[i]
+				est := float64(a.rel.size())
+				for col := range a.args {
+					est /= float64(max(a.rel.distinct(col), 1))
+				}
+				cs = append(cs, check{i, est})
+			}
+			checkable = checkable[:0]
+			slices.SortStableFunc(cs, func(x, y check) int { return cmp.Compare(x.est, y.est) })
+			for _, c := range cs {
+				pl.steps = append(pl.steps, step{kind: stepAtom, atom: c.atom, checks: attach()})
+			}
+			continue
+		}
+		// then atoms with a bound column, fewest expected matches first,
+		// the one binding more variables on a tie; then the smallest
+		// relation
 		best, bestClass, bestNew := -1, 0, 0
 		bestEst := 0.0
-		for i, a := range q.atoms {
-			if used[i] {
+		kept := open[:0]
+		for _, i := range open {
+			if used[i] || atomWait[i] == 0 {
 				continue
 			}
+			kept = append(kept, i)
+			a := q.atoms[i]
 			nb, fresh := 0, 0
 			est := float64(a.rel.size())
 			for col, t := range a.args {
@@ -164,12 +305,9 @@ func (q *query) plan(bound []bool) *joinPlan {
 				}
 			}
 			class := 0
-			switch {
-			case nb == len(a.args):
-				class = 2
-			case nb > 0:
+			if nb > 0 {
 				class = 1
-			default:
+			} else {
 				fresh = 0 // smallest relation first, however many it binds
 			}
 			better := best < 0 || class > bestClass ||
@@ -178,6 +316,7 @@ func (q *query) plan(bound []bool) *joinPlan {
 				best, bestClass, bestNew, bestEst = i, class, fresh, est
 			}
 		}
+		open = kept
 		if best < 0 {
 			break
 		}
@@ -185,8 +324,8 @@ func (q *query) plan(bound []bool) *joinPlan {
 		st := step{kind: stepAtom, atom: best}
 		for _, t := range q.atoms[best].args {
 			if t.IsVar() && !b[t.Var()] {
-				b[t.Var()] = true
 				st.typed = append(st.typed, t.Var())
+				bind(t.Var())
 			}
 		}
 		st.checks = attach()
@@ -215,7 +354,7 @@ func (q *query) plan(bound []bool) *joinPlan {
 			kind = stepEnum
 			pl.enumerated = append(pl.enumerated, v)
 		}
-		b[v] = true
+		bind(v)
 		pl.steps = append(pl.steps, step{kind: kind, v: v, checks: attach()})
 	}
 	pl.markLive()
@@ -271,37 +410,55 @@ func (pl *joinPlan) markLive() {
 	}
 }
 
-// liveColumns returns the columns of atom i whose variables matter beyond
-// the atom: needed in the answer, or mentioned by another atom or a
-// filter. ok is true when every variable column does.
-func (q *query) liveColumns(i int) (live []int, ok bool) {
-	used := make([]bool, len(q.vars))
+// mentions counts, per variable of q, the atoms and filters that
+// mention it (each mention once), with the needed variables counted once
+// more: liveColumns reads it for every atom, so that a query of many
+// atoms (a universal precondition expanded over its objects) costs time
+// linear in its size, not quadratic.
+func (q *query) mentions() []int {
+	n := make([]int, len(q.vars))
 	for v := range q.vars {
-		used[v] = q.need[v]
-	}
-	for k, a := range q.atoms {
-		if k == i {
-			continue
+		if q.need[v] {
+			n[v]++
 		}
-		for _, t := range a.args {
+	}
+	count := func(args []hddl.Term) {
+		for _, t := range args {
 			if t.IsVar() {
-				used[t.Var()] = true
+				n[t.Var()]++
 			}
 		}
+	}
+	for _, a := range q.atoms {
+		count(a.args)
 	}
 	for _, f := range q.filters {
-		for _, t := range f.args {
-			if t.IsVar() {
-				used[t.Var()] = true
+		count(f.args)
+	}
+	return n
+}
+
+// liveColumns returns the columns of atom i whose variables matter beyond
+// the atom: needed in the answer, or mentioned by another atom or a
+// filter (mentions is q.mentions()). ok is true when every variable
+// column does.
+func (q *query) liveColumns(i int, mentions []int) (live []int, ok bool) {
+	args := q.atoms[i].args
+	own := func(v int) int { // mentions of v inside atom i
+		n := 0
+		for _, t := range args {
+			if t.IsVar() && t.Var() == v {
+				n++
 			}
 		}
+		return n
 	}
 	ok = true
-	for c, t := range q.atoms[i].args {
+	for c, t := range args {
 		if !t.IsVar() {
 			continue
 		}
-		if used[t.Var()] {
+		if mentions[t.Var()] > own(t.Var()) {
 			live = append(live, c)
 		} else {
 			ok = false
@@ -312,9 +469,10 @@ func (q *query) liveColumns(i int) (live []int, ok bool) {
 
 // copyStep finds a positive equality between a bound term and an unbound
 // variable.
-func (q *query) copyStep(b []bool, done []bool) (int, int, hddl.Term, bool) {
-	for i, f := range q.filters {
-		if done[i] || f.kind != fEqual {
+func (q *query) copyStep(b []bool, done []bool, eqs []int) (int, int, hddl.Term, bool) {
+	for _, i := range eqs {
+		f := q.filters[i]
+		if done[i] {
 			continue
 		}
 		x, y := f.args[0], f.args[1]

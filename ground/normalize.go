@@ -1,6 +1,7 @@
 package ground
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/htnsat/htnsat/hddl"
@@ -35,9 +36,38 @@ const maxDisjuncts = 256
 // left free (they become extra variables of the schema), or and imply
 // distributed into a DNF.
 type normalizer struct {
+	ctx       context.Context
 	p         *hddl.Problem
 	types     map[int][]int // type -> objects, cached
 	scopeVars []hddl.Param  // the variables of the schema being normalised
+	// made counts the instances of quantified formulas made, against
+	// budget (Options.MaxGround)
+	made, budget int64
+}
+
+// expansionShare is the part of the budget (Options.MaxGround) that one
+// universal quantifier may expand to: 62,500 instances at the default
+// budget. A precondition of many more literals is beyond what the
+// reachability analysis handles (every new fact is tried against each of
+// them); a Sudoku of side n needs n² (2,401 for 49x49).
+const expansionShare = 48
+
+// instance counts one more instance of the quantified formula f and
+// looks at the context every 4,096: expanding is bounded by the budget
+// and stops with the deadline.
+func (n *normalizer) instance(f *hddl.Formula, count *int) error {
+	*count++
+	n.made++
+	if n.budget > 0 && int64(*count) > n.budget/expansionShare {
+		return fmt.Errorf("%w: the quantifier at %s expands to more than %d instances", ErrTooLarge, f.Pos, n.budget/expansionShare)
+	}
+	if n.budget > 0 && n.made > n.budget {
+		return fmt.Errorf("%w: the quantifiers expand to more than %d instances in all", ErrTooLarge, n.budget)
+	}
+	if n.made&4095 == 0 && n.ctx != nil {
+		return n.ctx.Err()
+	}
+	return nil
 }
 
 func (n *normalizer) objectsOf(t int) []int {
@@ -194,9 +224,13 @@ func (n *normalizer) expand(f *hddl.Formula, neg bool, sub map[int]hddl.Term) ([
 	for k, v := range sub {
 		assign[k] = v
 	}
+	count := 0
 	var rec func(i int) error
 	rec = func(i int) error {
 		if i == len(vars) {
+			if err := n.instance(f, &count); err != nil {
+				return err
+			}
 			d, err := n.dnf(f.Subs[0], neg, assign)
 			if err != nil {
 				return err
@@ -252,9 +286,13 @@ func (n *normalizer) effects(f *hddl.Formula, sub map[int]hddl.Term, out []effec
 		for k, v := range sub {
 			assign[k] = v
 		}
+		count := 0
 		var rec func(i int) error
 		rec = func(i int) error {
 			if i == len(f.Vars) {
+				if err := n.instance(f, &count); err != nil {
+					return err
+				}
 				var err error
 				out, err = n.effects(f.Subs[0], assign, out)
 				return err

@@ -43,10 +43,14 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 	anchors := map[*relation][]*anchor{}
 	for _, r := range rules {
 		anchored := false
+		var mentions []int
 		for i, a := range r.q.atoms {
 			if growing[a.rel] {
 				an := &anchor{r: r, atom: i, filter: -1}
-				if live, ok := r.q.liveColumns(i); !ok {
+				if mentions == nil {
+					mentions = r.q.mentions()
+				}
+				if live, ok := r.q.liveColumns(i, mentions); !ok {
 					an.live, an.seen = live, map[string]struct{}{}
 				}
 				anchors[a.rel] = append(anchors[a.rel], an)
