@@ -2,6 +2,7 @@ package hddl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -146,27 +147,40 @@ func (c *checker) sortTypes() {
 	d.Types = types
 }
 
+// MaxTypePairs bounds the subtype relation a domain may have: the pairs
+// (t, a) with a an ancestor of t, t itself included. A chain of n types
+// has about n²/2 of them; real domains have a few hundred.
+const MaxTypePairs = 1 << 22
+
 func (c *checker) computeSubtypes() {
 	d := c.d
 	n := len(d.Types)
 	d.ancestors = make([][]int, n)
 	d.subtypes = make([][]int, n)
+	pairs := 0
+	seen := make([]int, n) // seen[x] == t+1: x is an ancestor of t found
+	var stack []int
 	for t := 0; t < n; t++ {
-		seen := map[int]bool{t: true}
-		stack := []int{t}
+		seen[t] = t + 1
+		anc := []int{t}
+		stack = append(stack[:0], t)
 		for len(stack) > 0 {
 			x := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			for _, p := range d.Types[x].Parents {
-				if p != x && !seen[p] {
-					seen[p] = true
+				if seen[p] != t+1 {
+					seen[p] = t + 1
+					anc = append(anc, p)
 					stack = append(stack, p)
 				}
 			}
 		}
-		anc := make([]int, 0, len(seen))
-		for x := range seen {
-			anc = append(anc, x)
+		if pairs += len(anc); pairs > MaxTypePairs {
+			c.errs.Add(d.Types[t].Pos, "the type hierarchy is too large: more than %d pairs of a type and its ancestors (%d types)", MaxTypePairs, n)
+			for u := t; u < n; u++ {
+				d.ancestors[u] = []int{u} // enough for the checker to end
+			}
+			break
 		}
 		sort.Ints(anc)
 		d.ancestors[t] = anc
@@ -229,11 +243,40 @@ func (c *checker) eitherType(members []int) int {
 	u := len(d.Types)
 	d.typeIndex[key] = u
 	d.Types = append(d.Types, Type{Name: key, Parents: []int{0}, Either: sorted})
+	// u is a new parent of its members: it joins the ancestors of every
+	// type below a member (no full recomputation per either type)
+	d.ancestors = append(d.ancestors, []int{0, u})
+	d.subtypes = append(d.subtypes, nil)
+	d.subtypes[0] = append(d.subtypes[0], u)
+	below := map[int]bool{}
 	for _, m := range sorted {
 		d.Types[m].Parents = append(d.Types[m].Parents, u)
+		for _, x := range d.subtypes[m] {
+			below[x] = true
+		}
 	}
-	c.computeSubtypes()
+	below[u] = true
+	xs := make([]int, 0, len(below))
+	for x := range below {
+		xs = append(xs, x)
+	}
+	sort.Ints(xs)
+	for _, x := range xs {
+		if x != u {
+			d.ancestors[x] = insertSorted(d.ancestors[x], u)
+		}
+	}
+	d.subtypes[u] = xs
 	return u
+}
+
+// insertSorted inserts x into the sorted list s, if missing.
+func insertSorted(s []int, x int) []int {
+	i := sort.SearchInts(s, x)
+	if i < len(s) && s[i] == x {
+		return s
+	}
+	return slices.Insert(s, i, x)
 }
 
 // compatible reports whether some object could have both types.

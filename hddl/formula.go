@@ -24,6 +24,11 @@ var connectives = map[string]bool{
 	"forall": true, "exists": true,
 }
 
+// numericOps are the operators of numeric effects, which htnsat does not
+// read; told apart from a predicate of the same name by the "(" of their
+// function term.
+var numericOps = map[string]bool{"increase": true, "decrease": true, "assign": true, "scale-up": true, "scale-down": true}
+
 // parseFormula is the participle production for formulas:
 //
 //	formula = "(" ")"
@@ -201,6 +206,9 @@ func readFormula(lex tokens, depth int) (*formula, error) {
 		}
 	case head.Type == tokName || (head.Type == tokOp && head.Value == "="):
 		lex.Next()
+		if numericOps[strings.ToLower(head.Value)] && lex.Peek().Type == tokLParen {
+			return nil, &Error{Pos: posOf(head.Pos), Msg: "numeric effects (" + head.Value + " (f ...) n) are not supported: htnsat reads STRIPS effects only"}
+		}
 		f.Pred = &ident{Pos: head.Pos, Value: head.Value}
 		for t := lex.Peek(); t.Type == tokName || t.Type == tokVar; t = lex.Peek() {
 			lex.Next()

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/htnsat/htnsat/internal/input"
 )
 
 // Error is a problem with one line of a plan.
@@ -40,7 +42,7 @@ func quote(s string) string {
 // ignored, as are blank lines and lines starting with ";". A plan larger
 // than MaxSize, or with a line longer than MaxLine, is an error.
 func Read(r io.Reader) (*Plan, error) {
-	lr := &io.LimitedReader{R: r, N: MaxSize + 1}
+	lr := &io.LimitedReader{R: input.BOMReader(r), N: MaxSize + 1}
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 64*1024), MaxLine)
 	p := &Plan{}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/spf13/cobra"
 )
 
@@ -14,6 +17,7 @@ type parseOptions struct {
 	problemFile string
 	json        bool
 	print       bool
+	timeout     time.Duration
 }
 
 func newCmdParse(ios *ioStreams) *cobra.Command {
@@ -28,11 +32,14 @@ Errors are reported as file:line:col: message, at most ten at a time.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.domainFile, opts.problemFile = args[0], args[1]
-			return runParse(opts)
+			ctx, cancel := withTimeout(cmd.Context(), opts.timeout)
+			defer cancel()
+			return runParse(ctx, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	cmd.Flags().BoolVar(&opts.print, "print", false, "print the domain and problem as canonical HDDL")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "give up after this long (0: no limit)")
 	return cmd
 }
 
@@ -84,11 +91,12 @@ func summarize(d *hddl.Domain, p *hddl.Problem) parseSummary {
 	return s
 }
 
-func runParse(opts *parseOptions) error {
-	d, p, err := hddl.Load(opts.domainFile, opts.problemFile)
+func runParse(ctx context.Context, opts *parseOptions) error {
+	p, _, err := pipeline.Load(ctx, opts.domainFile, opts.problemFile)
 	if err != nil {
-		return withCode(exitFailure, err)
+		return failure(err)
 	}
+	d := p.Domain
 	for _, w := range append(append([]*hddl.Error{}, d.Warnings...), p.Warnings...) {
 		fmt.Fprintln(opts.io.Err, w)
 	}

@@ -93,7 +93,7 @@ func Load(ctx context.Context, domainFile, problemFile string) (*hddl.Problem, t
 	}
 	done := make(chan parsed, 1)
 	go func() {
-		_, p, err := hddl.Load(domainFile, problemFile)
+		_, p, err := hddl.LoadContext(ctx, domainFile, problemFile)
 		done <- parsed{p, err}
 	}()
 	select {
