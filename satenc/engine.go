@@ -59,6 +59,12 @@ type Stats struct {
 	Learnt int64
 }
 
+// DepthCap is the deepest decomposition tree any formula is built for:
+// far beyond what a plan needs in practice (the IPC problems need at most
+// a few hundred layers), and low enough that a depth read from a file or
+// a command line cannot ask for years of layers.
+const DepthCap = 1 << 16
+
 // ErrDepthLimit: no plan up to MaxDepth (it is plan.ErrDepthLimit).
 var ErrDepthLimit = plan.ErrDepthLimit
 

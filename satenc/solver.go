@@ -188,13 +188,10 @@ func ReadModel(r io.Reader, numVars int) (*Result, error) {
 			if n == 0 {
 				continue
 			}
-			v := n
-			if v < 0 {
-				v = -v
+			if n < -numVars || n > numVars {
+				return nil, fmt.Errorf("%w: model line %d: literal %d, but the formula has %d variables", ErrSolver, line, n, numVars)
 			}
-			if v > numVars {
-				return nil, fmt.Errorf("%w: model line %d: variable %d, but the formula has %d", ErrSolver, line, v, numVars)
-			}
+			v := max(n, -n)
 			model[v] = n > 0
 		}
 	}

@@ -6,17 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/internal/excerpt"
+	"github.com/htnsat/htnsat/internal/input"
 	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/verify"
-	"github.com/spf13/cobra"
 )
 
 func newCmdCNF(ios *ioStreams) *cobra.Command {
@@ -95,6 +97,7 @@ with recursion need --depth.`,
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "the DIMACS file to write (-: the standard output)")
 	cmd.Flags().IntVar(&depth, "depth", 0, "depth of the decomposition tree (0: what the problem needs, if it has no recursion)")
+	capFlag(cmd.Flags(), "depth", satenc.DepthCap)
 	cmd.Flags().IntVar(&maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	cmd.Flags().BoolVar(&names, "names", true, "name every variable in a comment line")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (0: no limit)")
@@ -123,9 +126,9 @@ format, checked by the verifier.`,
 			if err != nil {
 				return failure(err)
 			}
-			depth, encOpt, vars, clauses, err := readCNFHeader(args[2])
+			depth, encOpt, vars, clauses, err := readCNFHeader(ctx, args[2])
 			if err != nil {
-				return withCode(exitFailure, err)
+				return failure(plan.WithCause(ctx, err))
 			}
 			t, _, err := ground.Ground(cmd.Context(), p, ground.Options{})
 			if err != nil {
@@ -142,13 +145,16 @@ format, checked by the verifier.`,
 			if enc.NumVars != vars || enc.Clauses != clauses {
 				return withCode(exitFailure, fmt.Errorf("%s does not match this problem: it has %d variables and %d clauses, the encoding at depth %d has %d and %d", args[2], vars, clauses, depth, enc.NumVars, enc.Clauses))
 			}
-			mf, err := os.Open(args[3])
+			mf, err := input.Open(ctx, args[3])
 			if err != nil {
-				return withCode(exitFailure, err)
+				return failure(plan.WithCause(ctx, err))
 			}
 			defer mf.Close()
-			res, err := satenc.ReadModel(bufio.NewReader(mf), vars)
+			res, err := satenc.ReadModel(bufio.NewReader(input.Reader(ctx, mf)), vars)
 			if err != nil {
+				if ctx.Err() != nil {
+					return failure(plan.WithCause(ctx, err))
+				}
 				return withCode(exitFailure, fmt.Errorf("%s: %w", args[3], err))
 			}
 			if !res.Sat {
@@ -227,19 +233,21 @@ func parseEncOptions(s string) (encodingOptions, error) {
 
 // readCNFHeader reads the depth and options comments and the problem line
 // of a CNF written by "htnsat cnf".
-func readCNFHeader(path string) (depth int, opt encodingOptions, vars, clauses int, err error) {
-	f, err := os.Open(path)
+func readCNFHeader(ctx context.Context, path string) (depth int, opt encodingOptions, vars, clauses int, err error) {
+	f, err := input.Open(ctx, path)
 	if err != nil {
 		return 0, opt, 0, 0, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(input.Reader(ctx, f))
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	depth = -1
 	for sc.Scan() {
 		line := sc.Text()
 		if rest, ok := strings.CutPrefix(line, "c depth "); ok {
-			depth, _ = strconv.Atoi(rest)
+			if depth, err = strconv.Atoi(rest); err != nil || depth < 1 || depth > satenc.DepthCap {
+				return 0, opt, 0, 0, fmt.Errorf("%s: \"c depth %s\": want a depth from 1 to %d", path, excerpt.Quote(rest), satenc.DepthCap)
+			}
 			continue
 		}
 		if rest, ok := strings.CutPrefix(line, "c options "); ok {

@@ -64,11 +64,13 @@ func (e *engineFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&e.completePO, "complete-po", false, "in partial-order networks, also try decompositions before applicable actions (complete, slower)")
 	f.StringVar(&e.satSolver, "sat-solver", "", "SAT solver: gophersat (pure Go, in-process), libcadical (linked, in binaries built with make build-cadical) or an external DIMACS solver command (e.g. 'cadical -q'); default: "+satenc.Default().Name())
 	f.IntVar(&e.maxDepth, "max-depth", 0, "SAT engine: deepest decomposition tree tried for recursive problems (0: 256)")
+	capFlag(f, "max-depth", satenc.DepthCap)
 	f.BoolVar(&e.noIncr, "no-incremental", false, "SAT engine: encode and solve each depth of a recursive task on its own (by default one formula grows layer by layer: in the linked CaDiCaL, or handed whole to a solver that starts afresh)")
 	f.BoolVar(&e.skip, "skip", false, "SAT engine, with a solver that cannot be resumed (gophersat, external): give each depth but the last a time budget (0.5 s, or a third of the time so far) and move on to one a quarter deeper when it runs out (the linked CaDiCaL shares its time among depths anyway)")
 	f.BoolVar(&e.trace, "trace", false, "SAT engine: write each depth encoded and each search asked (its outcome and time) to stderr")
 	f.BoolVar(&e.oneDepth, "one-depth", false, "SAT engine, with the linked CaDiCaL: ask one depth at a time, each to the end, instead of sharing the solver's time among up to four depths (algorithm B) once half of --timeout has passed")
 	f.IntVar(&e.depth, "depth", 0, "SAT engine: use exactly this depth (0: automatic)")
+	capFlag(f, "depth", satenc.DepthCap)
 }
 
 // htnOptions are the progression planner's options.

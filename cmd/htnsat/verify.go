@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"time"
 
+	"github.com/htnsat/htnsat/internal/input"
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/verify"
@@ -31,13 +31,16 @@ plan line it concerns.`,
 			if err != nil {
 				return failure(err)
 			}
-			f, err := os.Open(args[2])
+			f, err := input.Open(ctx, args[2])
 			if err != nil {
-				return withCode(exitFailure, err)
+				return failure(plan.WithCause(ctx, err))
 			}
 			defer f.Close()
-			pl, err := plan.Read(f)
+			pl, err := plan.Read(input.Reader(ctx, f))
 			if err != nil {
+				if ctx.Err() != nil {
+					return failure(plan.WithCause(ctx, err))
+				}
 				return withCode(exitFailure, fmt.Errorf("%s: %w", args[2], err))
 			}
 			if err := verify.Verify(cmd.Context(), p, pl); err != nil {
