@@ -25,7 +25,7 @@ func fixtures(t *testing.T) map[string]*Puzzle {
 	}
 	out := map[string]*Puzzle{}
 	for _, f := range files {
-		p, err := ReadFPuzzlesFile(f)
+		p, err := ReadFPuzzlesFile(context.Background(), f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,14 +2,16 @@ package variant
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/htnsat/htnsat/internal/excerpt"
+	"github.com/htnsat/htnsat/internal/input"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -80,13 +82,13 @@ type fpCell struct {
 }
 
 // ReadFPuzzlesFile reads a puzzle in the f-puzzles JSON layout.
-func ReadFPuzzlesFile(path string) (*Puzzle, error) {
-	f, err := os.Open(path)
+func ReadFPuzzlesFile(ctx context.Context, path string) (*Puzzle, error) {
+	f, err := input.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	p, err := ReadFPuzzles(f)
+	p, err := ReadFPuzzles(input.Reader(ctx, f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -105,6 +107,7 @@ func ReadFPuzzles(r io.Reader) (*Puzzle, error) {
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("larger than %d MiB", MaxFileSize>>20)
 	}
+	data = input.TrimBOM(data)
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("not f-puzzles JSON: %v", err)
@@ -161,7 +164,72 @@ func ReadFPuzzles(r io.Reader) (*Puzzle, error) {
 	if err := p.Grid.Check(); err != nil {
 		return nil, fmt.Errorf("grid: %w", err)
 	}
+	p.dropRepeats()
+	if n, most := p.constrainedCells(), MaxConstraintCells(rd.n); n > most {
+		return nil, fmt.Errorf("the constraints name %d cells in all (repeats dropped), more than %d: no puzzle a person sets", n, most)
+	}
 	return p, nil
+}
+
+// MaxConstraintCells is the most cells a variant puzzle of n digits may
+// name in all its constraints: 64 per cell of the grid, far beyond any
+// set puzzle, and a bound on the clauses and tasks they become.
+func MaxConstraintCells(n int) int { return 64 * n * n }
+
+// dropRepeats removes constraints given twice (the same cells, the same
+// value): they add nothing but clauses.
+func (p *Puzzle) dropRepeats() {
+	p.Killers = uniq(p.Killers)
+	p.LittleKiller = uniq(p.LittleKiller)
+	p.Thermos = uniq(p.Thermos)
+	p.Arrows = uniq(p.Arrows)
+	p.Ratios = uniq(p.Ratios)
+	p.Differences = uniq(p.Differences)
+	p.XV = uniq(p.XV)
+	p.Renbans = uniq(p.Renbans)
+	p.Whispers = uniq(p.Whispers)
+	p.Palindromes = uniq(p.Palindromes)
+	p.Quadruples = uniq(p.Quadruples)
+	p.Extra = uniq(p.Extra)
+}
+
+// uniq keeps the first of equal elements (equal as printed), in order.
+func uniq[T any](xs []T) []T {
+	seen := make(map[string]bool, len(xs))
+	out := xs[:0]
+	for _, x := range xs {
+		k := fmt.Sprint(x)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// constrainedCells counts the cells the constraints name, with
+// multiplicity.
+func (p *Puzzle) constrainedCells() int {
+	n := 0
+	for _, ss := range [][]Sum{p.Killers, p.LittleKiller} {
+		for _, s := range ss {
+			n += len(s.Cells)
+		}
+	}
+	for _, ls := range [][][]int{p.Thermos, p.Renbans, p.Whispers, p.Palindromes, p.Extra} {
+		for _, l := range ls {
+			n += len(l)
+		}
+	}
+	for _, a := range p.Arrows {
+		n++
+		for _, l := range a.Lines {
+			n += len(l)
+		}
+	}
+	n += 2 * (len(p.Ratios) + len(p.Differences) + len(p.XV))
+	n += 4 * len(p.Quadruples)
+	return n + len(p.Odd) + len(p.Even)
 }
 
 // disjointGroups are the cells at the same place of every box.
@@ -226,17 +294,25 @@ func (rd *reader) cells(ss []string, what string) ([]int, error) {
 	return out, nil
 }
 
-func number(v flexValue, what string, def int) (int, error) {
+// number reads a clue's value, def when none is given; a value above
+// most can hold in no grid.
+func number(v flexValue, what string, def, most int) (int, error) {
 	s := string(v)
 	if s == "" {
 		return def, nil
 	}
 	x, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || x < 0 {
-		return 0, fmt.Errorf("%s: value %q is not a number", what, s)
+		return 0, fmt.Errorf("%s: value %s is not a number", what, excerpt.Quote(s))
+	}
+	if x > most {
+		return 0, fmt.Errorf("%s: value %d cannot be met: at most %d", what, x, most)
 	}
 	return x, nil
 }
+
+// maxDistinctSum is the largest sum of k distinct digits of 1..n.
+func maxDistinctSum(k, n int) int { return k*n - k*(k-1)/2 }
 
 // pair reads two orthogonally adjacent cells.
 func (rd *reader) pair(ss []string, what string) (int, int, error) {
@@ -341,7 +417,7 @@ func (rd *reader) constraint(p *Puzzle, key string, b json.RawMessage) error {
 				p.Extra = append(p.Extra, cells)
 				continue
 			}
-			sum, err := number(c.Value, what, 0)
+			sum, err := number(c.Value, what, 0, maxDistinctSum(len(cells), rd.n))
 			if err != nil {
 				return err
 			}
@@ -361,7 +437,7 @@ func (rd *reader) constraint(p *Puzzle, key string, b json.RawMessage) error {
 			if err != nil {
 				return err
 			}
-			sum, err := number(l.Value, what, 0)
+			sum, err := number(l.Value, what, 0, len(cells)*rd.n)
 			if err != nil {
 				return err
 			}
@@ -432,12 +508,12 @@ func (rd *reader) constraint(p *Puzzle, key string, b json.RawMessage) error {
 			x := Pair{A: a, B: bb}
 			switch key {
 			case "ratio":
-				if x.Value, err = number(c.Value, what, 2); err != nil {
+				if x.Value, err = number(c.Value, what, 2, rd.n); err != nil {
 					return err
 				}
 				p.Ratios = append(p.Ratios, x)
 			case "difference":
-				if x.Value, err = number(c.Value, what, 1); err != nil {
+				if x.Value, err = number(c.Value, what, 1, rd.n-1); err != nil {
 					return err
 				}
 				p.Differences = append(p.Differences, x)
