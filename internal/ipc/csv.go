@@ -1,6 +1,8 @@
 package ipc
 
 import (
+	"bytes"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -8,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/htnsat/htnsat/internal/atomicfile"
 
 	"github.com/htnsat/htnsat/internal/corpus"
 )
@@ -52,14 +56,18 @@ func WriteCSV(f io.Writer, results []Result) error {
 // resumed; the CSV file itself is written, whole, at the end.
 func Journal(file string) string { return file + ".partial" }
 
-// readRecords reads a whole CSV file.
-func readRecords(file string) ([][]string, error) {
-	f, err := os.Open(file)
+// readRecords reads a whole CSV file. A journal's last line may have been
+// cut off by the end of the run that wrote it (killed, out of disk): with
+// journal, a last line without its newline is dropped.
+func readRecords(file string, journal bool) ([][]string, error) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	if journal && len(data) > 0 && data[len(data)-1] != '\n' {
+		data = data[:bytes.LastIndexByte(data, '\n')+1]
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -68,7 +76,11 @@ func readRecords(file string) ([][]string, error) {
 
 // ReadCSV reads the rows of an earlier run, by Key.
 func ReadCSV(file string) (map[string]Result, error) {
-	recs, err := readRecords(file)
+	return readCSV(file, false)
+}
+
+func readCSV(file string, journal bool) (map[string]Result, error) {
+	recs, err := readRecords(file, journal)
 	if err != nil {
 		return nil, err
 	}
@@ -123,25 +135,32 @@ type csvRows struct {
 }
 
 // openCSV starts the journal with the rows already known (results of the
-// indices not in todo).
-func openCSV(file string, results []Result, todo []int) (*csvRows, error) {
-	f, err := os.Create(file)
-	if err != nil {
-		return nil, err
-	}
-	c := &csvRows{f: f, w: csv.NewWriter(f)}
-	c.w.Write(header)
+// indices not in todo), written whole before rows are appended: a run
+// interrupted at once keeps them.
+func openCSV(ctx context.Context, file string, results []Result, todo []int) (*csvRows, error) {
 	pending := map[int]bool{}
 	for _, i := range todo {
 		pending[i] = true
 	}
-	for i, r := range results {
-		if !pending[i] {
-			c.w.Write(row(r))
+	err := atomicfile.Write(ctx, file, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		cw.Write(header)
+		for i, r := range results {
+			if !pending[i] {
+				cw.Write(row(r))
+			}
 		}
+		cw.Flush()
+		return cw.Error()
+	})
+	if err != nil {
+		return nil, err
 	}
-	c.w.Flush()
-	return c, c.w.Error()
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &csvRows{f: f, w: csv.NewWriter(f)}, nil
 }
 
 func (c *csvRows) add(r Result) {

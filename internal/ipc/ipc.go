@@ -119,10 +119,15 @@ func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, er
 	}
 	results := make([]Result, len(sel))
 	var prev map[string]Result
+	if !opts.Resume && opts.CSV != "" {
+		if _, err := os.Stat(Journal(opts.CSV)); err == nil {
+			return nil, fmt.Errorf("%s exists: a run with --csv %s was interrupted; --resume continues it (or remove the file to start again)", Journal(opts.CSV), opts.CSV)
+		}
+	}
 	if opts.Resume {
 		// an interrupted run's journal, else the last complete table
 		var err error
-		if prev, err = ReadCSV(Journal(opts.CSV)); os.IsNotExist(err) {
+		if prev, err = readCSV(Journal(opts.CSV), true); os.IsNotExist(err) {
 			prev, err = ReadCSV(opts.CSV)
 		}
 		if err != nil && !os.IsNotExist(err) {
@@ -143,7 +148,7 @@ func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, er
 	var rows *csvRows
 	if opts.CSV != "" {
 		var err error
-		if rows, err = openCSV(Journal(opts.CSV), results, todo); err != nil {
+		if rows, err = openCSV(ctx, Journal(opts.CSV), results, todo); err != nil {
 			return nil, err
 		}
 		defer rows.close()

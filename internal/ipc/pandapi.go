@@ -25,7 +25,7 @@ func (p PandaRow) Key() string { return p.Track + "/" + p.Domain + "/" + p.Probl
 // ReadPandaPI reads pandaPI's grounding figures (columns track, domain,
 // problem, facts, actions, methods, seconds).
 func ReadPandaPI(file string) ([]PandaRow, error) {
-	recs, err := readRecords(file)
+	recs, err := readRecords(file, false)
 	if err != nil {
 		return nil, err
 	}
