@@ -153,7 +153,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 			plain = append(plain, f)
 			continue
 		}
-		v, err := variant.ReadFPuzzlesFile(f)
+		v, err := variant.ReadFPuzzlesFile(ctx, f)
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
@@ -167,7 +167,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 		}
 	case len(plain) > 0:
 		if puzzles, unread, err = readPuzzleFiles(ctx, ios, plain, opts.limit); err != nil {
-			return withCode(exitFailure, err)
+			return err
 		}
 	}
 	eo.Style = style

@@ -7,8 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"time"
 
+	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/memguard"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
@@ -48,10 +51,13 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
-// withCode attaches an exit code to err.
+// withCode attaches an exit code to err, unless err carries one already
+// (the code of the first error that knew why, such as an interrupt while
+// reading, is the one that counts).
 func withCode(code int, err error) error {
-	if err == nil {
-		return nil
+	var ee *exitError
+	if err == nil || errors.As(err, &ee) {
+		return err
 	}
 	return &exitError{code: code, err: err}
 }
@@ -64,6 +70,33 @@ func (e *usageError) Error() string { return e.err.Error() }
 // SIGTERM as on a timeout; main sets it (tests calling run do not).
 var catchSignals bool
 
+// afterSignal is how long a command may take to end after Ctrl-C or
+// SIGTERM (every stage stops within half a second; what is left is
+// writing what was done) before the watchdog ends the process.
+const afterSignal = 5 * time.Second
+
+// watchdog waits for the first Ctrl-C or SIGTERM (ctx's end) and hands
+// the signals back to the system, so that a second one ends the process
+// at once; and if the command has not finished afterSignal later, it
+// removes the temporary files of the writes under way and exits with
+// the code of an interrupt. A stage that failed to look at its context
+// costs seconds, not a process that cannot be stopped.
+func watchdog(ctx context.Context, finished <-chan struct{}, unsignal func(), errw io.Writer) {
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	unsignal()
+	select {
+	case <-finished:
+	case <-time.After(afterSignal):
+		fmt.Fprintf(errw, "htnsat: interrupted: still running %s after the signal; exiting\n", afterSignal)
+		atomicfile.RemoveTemps()
+		os.Exit(exitTimeout)
+	}
+}
+
 // DefaultMaxMemoryMB is the default of --max-memory.
 const DefaultMaxMemoryMB = 8192
 
@@ -71,6 +104,7 @@ const DefaultMaxMemoryMB = 8192
 type rootOptions struct {
 	maxMemoryMB int64
 	stopGuard   func()
+	ctx         context.Context // the running command's, under its guards
 }
 
 func newRootCmd(ios *ioStreams, ro *rootOptions) *cobra.Command {
@@ -92,13 +126,16 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 			return err
 		}
 		ctx, unsignal := cmd.Context(), func() {}
+		finished := make(chan struct{})
 		if catchSignals {
 			// only a command that runs: help and usage errors start
 			// 0.4 ms sooner without the signal goroutine and its thread
 			ctx, unsignal = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			go watchdog(ctx, finished, unsignal, ios.Err)
 		}
 		ctx, stop := memguard.Start(ctx, ro.maxMemoryMB<<20)
 		cmd.SetContext(ctx)
+		ro.ctx = ctx
 		// Many small runs in one process (compare, ipc, serve) collect
 		// far less often under a floor; a quarter of the memory limit
 		// at most, so the limit still leaves the collector room.
@@ -107,7 +144,7 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 			floor = min(floor, lim/4)
 		}
 		unfloor := memguard.Floor(floor)
-		ro.stopGuard = func() { unfloor(); stop(); unsignal() }
+		ro.stopGuard = func() { close(finished); unfloor(); stop(); unsignal() }
 		return nil
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -138,6 +175,7 @@ func run(ctx context.Context, args []string, ios *ioStreams) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	ro.stopGuard()
+	err = withGuardCause(ro.ctx, err)
 	if err == nil && out.err != nil {
 		err = fmt.Errorf("writing the output: %w", out.err)
 	}
@@ -156,6 +194,24 @@ func run(ctx context.Context, args []string, ios *ioStreams) int {
 		return exitUsage
 	}
 	return plan.StatusOf(err).ExitCode()
+}
+
+// withGuardCause tells that the memory guard stopped a command that
+// failed with a bare context error (every stage returns ctx.Err(); the
+// guard set the cause): status memory, exit 1, and the guard's message,
+// not "context canceled" and the exit code of an interrupt.
+func withGuardCause(ctx context.Context, err error) error {
+	if ctx == nil || err == nil || ctx.Err() == nil {
+		return err
+	}
+	c := context.Cause(ctx)
+	if !errors.Is(c, plan.ErrMemory) || errors.Is(err, plan.ErrMemory) || !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if err.Error() != context.Canceled.Error() {
+		c = fmt.Errorf("%s: %w", strings.TrimSuffix(err.Error(), ": "+context.Canceled.Error()), c)
+	}
+	return withCode(plan.StatusOf(c).ExitCode(), c)
 }
 
 // checkedWriter remembers the first error of its writes: a command that

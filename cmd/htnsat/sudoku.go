@@ -91,6 +91,9 @@ PUZZLE is the puzzle in any form the reader accepts, or "-" for stdin.`,
 func readPuzzleArg(ctx context.Context, ios *ioStreams, arg string) ([]sudoku.Puzzle, error) {
 	if arg == "-" {
 		ps, errs := sudoku.ReadContext(ctx, ios.In, "stdin", 0)
+		if ctx.Err() != nil {
+			return nil, stoppedReading(ctx, errs)
+		}
 		if len(ps) == 0 && len(errs) == 0 {
 			return nil, errors.New("stdin: no puzzle (the input is empty)")
 		}
@@ -122,8 +125,8 @@ func readPuzzleFiles(ctx context.Context, ios *ioStreams, files []string, limit 
 			}
 		}
 		ps, errs := sudoku.ReadFile(ctx, f, left)
-		if err := ctx.Err(); err != nil {
-			return nil, 0, failure(plan.WithCause(ctx, err))
+		if ctx.Err() != nil {
+			return nil, 0, stoppedReading(ctx, errs)
 		}
 		for _, e := range errs {
 			fmt.Fprintln(ios.Err, e)
@@ -146,9 +149,20 @@ func readPuzzleFiles(ctx context.Context, ios *ioStreams, files []string, limit 
 		all = append(all, ps...)
 	}
 	if len(all) == 0 {
-		return nil, unread, fmt.Errorf("no puzzle could be read (%d lines could not)", unread)
+		return nil, unread, withCode(exitFailure, fmt.Errorf("no puzzle could be read (%d lines could not)", unread))
 	}
 	return all, unread, nil
+}
+
+// stoppedReading is the error of a read that ctx stopped: the reader's
+// last error (which says where it stopped: no writer on a pipe, a line)
+// with the exit code of a timeout or an interrupt.
+func stoppedReading(ctx context.Context, errs []error) error {
+	err := context.Cause(ctx)
+	if len(errs) > 0 {
+		err = errs[len(errs)-1]
+	}
+	return withCode(plan.StatusOf(err).ExitCode(), err)
 }
 
 // unreadError is the failure of a command that ran the puzzles it could
@@ -221,7 +235,7 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		}
 	case len(opts.files) > 0:
 		if puzzles, unread, err = readPuzzleFiles(ctx, ios, opts.files, opts.limit); err != nil {
-			return withCode(exitFailure, err)
+			return err
 		}
 	default:
 		p, _ := sudoku.ParsePuzzle(paperPuzzle)

@@ -47,7 +47,7 @@ instance as MiniZinc (seed 004's language) and XCSP3.`,
 			if err != nil {
 				return err
 			}
-			v, err := variant.ReadFPuzzlesFile(args[0])
+			v, err := variant.ReadFPuzzlesFile(cmd.Context(), args[0])
 			if err != nil {
 				return withCode(exitFailure, err)
 			}

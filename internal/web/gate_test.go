@@ -24,7 +24,7 @@ func TestGate(t *testing.T) {
 	body := `{"puzzle":"` + paper + `","engine":"direct-sat"}`
 	cases := []struct {
 		name, method, path, host, origin, site, ctype string
-		code                                         int
+		code                                          int
 	}{
 		{"rebound host", "GET", "/", "evil.example" + port, "", "", "", 421},
 		{"rebound host API", "POST", "/api/solve", "evil.example" + port, "", "", "application/json", 421},
