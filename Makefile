@@ -70,12 +70,15 @@ pandapi: build
 	STAGES=pandapi scripts/ipc.sh
 
 # Every fuzz target in turn, FUZZTIME each: the HDDL parser, the plan
-# reader and verifier, the puzzle reader and the SAT model reader.
+# reader and verifier, the puzzle reader, the SAT model reader, the
+# f-puzzles reader and the server's requests.
 fuzz:
 	$(GO) test ./hddl -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./verify -run '^$$' -fuzz '^FuzzVerify$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./sudoku -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./satenc -run '^$$' -fuzz '^FuzzReadModel$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./sudoku/variant -run '^$$' -fuzz '^FuzzFPuzzles$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/web -run '^$$' -fuzz '^FuzzRequest$$' -fuzztime $(FUZZTIME)
 
 vet:
 	$(GO) vet ./...
