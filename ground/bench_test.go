@@ -8,7 +8,6 @@ import (
 	"github.com/htnsat/htnsat/ground"
 
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -35,18 +34,15 @@ func BenchmarkGroundPaper(b *testing.B) {
 // BenchmarkGroundEmpty9 grounds an empty 9×9 grid: 81 free digits.
 func BenchmarkGroundEmpty9(b *testing.B) { benchGround(b, sudoku.New(3)) }
 
-// BenchmarkGround25 grounds a 25×25 puzzle of the shared set (or an empty
-// 25×25 grid when ../shared is absent).
+// BenchmarkGround25 grounds a 25×25 puzzle of the standard set.
 func BenchmarkGround25(b *testing.B) { benchGround(b, grid25()) }
 
-// grid25 is a 25×25 puzzle of the shared set, or an empty 25×25 grid when
-// ../shared is absent.
+// grid25 is a 25×25 puzzle of the standard set, or an empty 25×25 grid
+// if it cannot be read.
 func grid25() sudoku.Grid {
-	if dir, err := corpus.SharedDir(); err == nil {
-		ps, errs := sudoku.ReadFile(context.Background(), filepath.Join(dir, "data", "sudoku", "25x25", "sudoku_1_1.txt"), 0)
-		if len(errs) == 0 && len(ps) == 1 {
-			return ps[0].Grid
-		}
+	ps, errs := sudoku.ReadFile(context.Background(), filepath.Join("..", "sudoku", "sets", "25x25", "sudoku_1_1.txt"), 0)
+	if len(errs) == 0 && len(ps) == 1 {
+		return ps[0].Grid
 	}
 	return sudoku.New(5)
 }

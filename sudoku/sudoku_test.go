@@ -9,19 +9,15 @@ import (
 
 	"github.com/htnsat/htnsat/domains"
 	"github.com/htnsat/htnsat/hddl"
-	"github.com/htnsat/htnsat/internal/corpus"
 )
 
-// PaperPuzzle is the example puzzle of seed 003 (Fig. 1).
+// PaperPuzzle is the example puzzle of "Planning Sudoku for HDDL" (Fig. 1).
 const paper = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
 
+// sharedSudoku is the folder of the standard puzzle sets.
 func sharedSudoku(t testing.TB) string {
 	t.Helper()
-	dir, err := corpus.SharedDir()
-	if err != nil {
-		t.Skipf("skipping: %v", err)
-	}
-	return filepath.Join(dir, "data", "sudoku")
+	return "sets"
 }
 
 func TestReadSharedFiles(t *testing.T) {

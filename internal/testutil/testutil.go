@@ -8,6 +8,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
@@ -16,7 +17,7 @@ import (
 	"github.com/htnsat/htnsat/sudoku"
 )
 
-// PaperPuzzle is the puzzle of the paper (seed 003).
+// PaperPuzzle is the puzzle of the paper ("Planning Sudoku for HDDL", Fig. 1).
 const PaperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3.."
 
 // HardPuzzle takes naive solvers long.
@@ -55,15 +56,15 @@ func IPCDir(t testing.TB, track, domain string) string {
 	return filepath.Join(shared, "data", "ipc2020", track, domain)
 }
 
-// SudokuDir is the folder of the shared Sudoku puzzle sets in ../shared;
-// the test is skipped when ../shared is absent.
+// SudokuDir is the folder of the standard Sudoku puzzle sets in the
+// repository (sudoku/sets).
 func SudokuDir(t testing.TB) string {
 	t.Helper()
-	shared, err := corpus.SharedDir()
-	if err != nil {
-		t.Skip("no ../shared: ", err)
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("no caller information")
 	}
-	return filepath.Join(shared, "data", "sudoku")
+	return filepath.Join(filepath.Dir(file), "..", "..", "sudoku", "sets")
 }
 
 // LoadTask reads a domain and problem file and grounds them.
