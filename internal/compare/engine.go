@@ -28,32 +28,48 @@ import (
 // Engine is a way to solve a puzzle.
 type Engine string
 
+// The engines have the names of package pipeline's (plan --engine) and
+// one more.
 const (
 	// Progression plans on the HDDL model by progression search.
-	Progression Engine = "progression"
+	Progression = Engine(pipeline.Progression)
 	// HTNSAT plans on the HDDL model through the HTN-to-SAT encoding.
-	HTNSAT Engine = "htn-sat"
+	HTNSAT = Engine(pipeline.SAT)
+	// Auto runs both HTN engines side by side and keeps the first answer.
+	Auto = Engine(pipeline.Auto)
 	// DirectSAT solves the direct SAT encoding of the puzzle: the baseline.
 	DirectSAT Engine = "direct-sat"
 )
 
-// Engines lists every engine.
+// Engines lists the engines "all" means: each on its own, for comparing
+// them (auto is the HTN engines together).
 var Engines = []Engine{Progression, HTNSAT, DirectSAT}
+
+// ParseEngine reads one engine name: direct-sat, or one of plan's
+// (progression, htn-sat or its alias sat, auto), in any case.
+func ParseEngine(s string) (Engine, error) {
+	if strings.EqualFold(strings.TrimSpace(s), string(DirectSAT)) {
+		return DirectSAT, nil
+	}
+	e, err := pipeline.ParseEngine(s)
+	if err != nil {
+		return "", fmt.Errorf("unknown engine %q (want progression, htn-sat (or sat), direct-sat, auto, or all)", s)
+	}
+	return Engine(e), nil
+}
 
 // ParseEngines reads a comma-separated list of engines, or "all".
 func ParseEngines(s string) ([]Engine, error) {
-	if s == "" || s == "all" {
+	if s == "" || strings.EqualFold(s, "all") {
 		return Engines, nil
 	}
 	var out []Engine
 	for _, f := range strings.Split(s, ",") {
-		e := Engine(strings.TrimSpace(f))
-		switch e {
-		case Progression, HTNSAT, DirectSAT:
-			out = append(out, e)
-		default:
-			return nil, fmt.Errorf("unknown engine %q (want progression, htn-sat, direct-sat or all)", f)
+		e, err := ParseEngine(f)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, e)
 	}
 	return out, nil
 }
@@ -120,11 +136,8 @@ type Options struct {
 
 // pipelineConfig is the configuration of an HTN engine's run.
 func (o Options) pipelineConfig(e Engine) pipeline.Config {
-	cfg := pipeline.Config{Engine: pipeline.Progression, NoFold: o.NoFold, HTN: o.HTN}
+	cfg := pipeline.Config{Engine: pipeline.Engine(e), NoFold: o.NoFold, HTN: o.HTN, SAT: o.SAT}
 	cfg.Ground.MaxGround = o.MaxGround
-	if e == HTNSAT {
-		cfg.Engine, cfg.SAT = pipeline.SAT, o.SAT
-	}
 	return cfg
 }
 
@@ -156,7 +169,7 @@ func RunEngine(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options) (r R
 	}()
 	var err error
 	switch e {
-	case Progression, HTNSAT:
+	case Progression, HTNSAT, Auto:
 		err = runHTN(ctx, p, e, opt, &r)
 	case DirectSAT:
 		err = runDirect(ctx, p, opt, &r)

@@ -22,7 +22,7 @@ import (
 // Process runs the HTN engines as processes of their own, the way planners
 // that read HDDL are run: for each puzzle the size's domain and the
 // puzzle's problem are written to files first, then "Exe plan --engine
-// progression|sat --json -o PLAN DOMAIN PROBLEM" runs once per engine. A
+// progression|htn-sat --json -o PLAN DOMAIN PROBLEM" runs once per engine. A
 // run's time is the process's wall time from its start to its exit
 // (start-up, reading and parsing the files, grounding, planning and
 // verifying the plan included); its stages are what the process reports,
@@ -103,8 +103,8 @@ func (pr *Process) Run(ctx context.Context, i int, p sudoku.Puzzle, e Engine, op
 }
 
 func (pr *Process) run(ctx context.Context, i int, p sudoku.Puzzle, e Engine, opt Options, timeout time.Duration, r *Run) error {
-	if e != Progression && e != HTNSAT {
-		return fmt.Errorf("engine %s does not plan from HDDL files: only progression and htn-sat run as processes", e)
+	if e != Progression && e != HTNSAT && e != Auto {
+		return fmt.Errorf("engine %s does not plan from HDDL files: only progression, htn-sat and auto run as processes", e)
 	}
 	// the engine as "htnsat plan --engine" names it
 	engine := string(opt.pipelineConfig(e).Engine)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
@@ -22,23 +23,26 @@ import (
 // Engine names a planning engine.
 type Engine string
 
-// The engines.
+// The engines, by their names in every command, report and the web API.
 const (
 	Progression Engine = "progression" // htn.Solve
-	SAT         Engine = "sat"         // satenc.Solve
+	SAT         Engine = "htn-sat"     // satenc.Solve; "sat" is accepted too
 	// Auto runs both side by side on the same ground task and keeps the
 	// first verified plan (or the first proof that there is none); the
 	// other engine is stopped.
 	Auto Engine = "auto"
 )
 
-// ParseEngine reads an engine name.
+// ParseEngine reads an engine name: progression, htn-sat (or sat) or
+// auto, in any case.
 func ParseEngine(s string) (Engine, error) {
-	switch e := Engine(s); e {
+	switch e := Engine(strings.ToLower(strings.TrimSpace(s))); e {
 	case Progression, SAT, Auto:
 		return e, nil
+	case "sat":
+		return SAT, nil
 	}
-	return "", fmt.Errorf("unknown engine %q (want progression, sat or auto)", s)
+	return "", fmt.Errorf("unknown engine %q (want progression, htn-sat (or sat) or auto)", s)
 }
 
 // Stages are the names of the timed stages, in pipeline order. A run
@@ -114,7 +118,14 @@ func Run(ctx context.Context, p *hddl.Problem, cfg Config) (*Result, error) {
 	return r, plan.WithCause(ctx, r.run(ctx, p, cfg))
 }
 
+// ErrClassical is the error of a problem without tasks: no initial task
+// network and no compound task in its domain.
+var ErrClassical = errors.New("a classical planning problem: the domain has no tasks and the problem no initial task network (:htn); htnsat plans HTN problems (HDDL), a PDDL problem needs a classical planner")
+
 func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
+	if len(p.Domain.Tasks) == 0 && len(p.Initial.Subtasks) == 0 {
+		return ErrClassical
+	}
 	engine := cfg.Engine
 	if engine == "" {
 		engine = Progression

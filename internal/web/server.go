@@ -230,17 +230,14 @@ func decode(r *http.Request) (request, sudoku.Grid, error) {
 	if g, err := sudoku.ParseLine(q.Puzzle); err == nil && g.Size() <= MaxSize {
 		return q, g, nil
 	}
-	ps, errs := sudoku.Read(strings.NewReader(q.Puzzle), "puzzle")
-	if len(errs) > 0 {
-		return q, sudoku.Grid{}, bad("%v", errs[0])
+	p, err := sudoku.ParsePuzzle(q.Puzzle)
+	if err != nil {
+		return q, sudoku.Grid{}, bad("puzzle: %v", err)
 	}
-	if len(ps) != 1 {
-		return q, sudoku.Grid{}, bad("%d puzzles where one was expected", len(ps))
+	if p.Size() > MaxSize {
+		return q, sudoku.Grid{}, bad("a %dx%d grid: the page serves up to %dx%d", p.Size(), p.Size(), MaxSize, MaxSize)
 	}
-	if ps[0].Size() > MaxSize {
-		return q, sudoku.Grid{}, bad("a %dx%d grid: the page serves up to %dx%d", ps[0].Size(), ps[0].Size(), MaxSize, MaxSize)
-	}
-	return q, ps[0].Grid, nil
+	return q, p.Grid, nil
 }
 
 // limited takes a slot of p (503 when none is free in time, or when the
@@ -292,9 +289,12 @@ func (s *Server) solve(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := compare.Engine(q.Engine)
-	if e != compare.Progression && e != compare.HTNSAT && e != compare.DirectSAT {
-		return nil, bad("engine %q: want progression, htn-sat or direct-sat", q.Engine)
+	// no engine: what "htnsat plan" does by default, both HTN engines
+	e := compare.Auto
+	if q.Engine != "" {
+		if e, err = compare.ParseEngine(q.Engine); err != nil {
+			return nil, bad("%v", err)
+		}
 	}
 	opt := s.opt.Engines
 	if q.Style != "" {

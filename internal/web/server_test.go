@@ -263,3 +263,25 @@ func TestParseFile(t *testing.T) {
 		t.Errorf("%d %v", code, out)
 	}
 }
+
+// TestEngineNames: the API takes the CLI's engine names, the alias sat
+// among them, and without an engine does what "htnsat plan" does (auto).
+func TestEngineNames(t *testing.T) {
+	ts := newServer(t, Options{})
+	for _, e := range []string{"", "sat", "HTN-SAT", "auto", "direct-sat"} {
+		body := `{"puzzle":"...3..4114..3..."`
+		if e != "" {
+			body += `,"engine":"` + e + `"`
+		}
+		code, out := post(t, ts, "/api/solve", body+"}")
+		if code != 200 || out["status"] != "solved" {
+			t.Errorf("engine %q: %d %v", e, code, out)
+		}
+		if e == "" && out["engine"] != "auto" {
+			t.Errorf("no engine: ran %v, want auto", out["engine"])
+		}
+	}
+	if code, out := post(t, ts, "/api/solve", `{"puzzle":"12345"}`); code != 400 || !strings.Contains(out["error"].(string), "has 5") {
+		t.Errorf("puzzle 12345: %d %v", code, out)
+	}
+}
