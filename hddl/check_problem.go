@@ -1,6 +1,7 @@
 package hddl
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -84,6 +85,14 @@ func (c *checker) checkProblem(f *syntaxFile) {
 		sc := newScope()
 		p.Goal = c.formula(nodeOf(goal.Goal), sc, ctxGoal)
 		p.GoalVars = sc.vars
+	}
+	if domRef != nil && !strings.EqualFold(p.DomainName, d.Name) && len(c.errs) > 0 {
+		// the errors come from reading a problem against another
+		// domain: say that, not each unknown name
+		n := len(c.errs)
+		c.errs = ErrorList{{Pos: posOf(domRef.Name.Pos), Msg: fmt.Sprintf(
+			"problem is for domain %s, but the domain file defines %s (and %d errors follow from that): give the problem's own domain file",
+			p.DomainName, d.Name, n)}}
 	}
 	p.Warnings = c.warns
 }

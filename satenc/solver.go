@@ -105,8 +105,15 @@ func (x External) Solve(ctx context.Context, cnf *CNF) (*Result, error) {
 	}
 	// SAT solvers exit with 10 (satisfiable) or 20 (unsatisfiable)
 	var ee *exec.ExitError
+	if errors.Is(runErr, exec.ErrNotFound) || errors.Is(runErr, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s: no such program (install it, or give --sat-solver gophersat, or the path of a DIMACS solver)", ErrSolver, fields[0])
+	}
 	if runErr != nil && !(errors.As(runErr, &ee) && (ee.ExitCode() == 10 || ee.ExitCode() == 20)) {
-		return nil, fmt.Errorf("%w: %s: %v: %s", ErrSolver, x.Command, runErr, excerpt.Of(lastLine(stderr.String()+stdout.String())))
+		msg := fmt.Sprintf("%s: %v", x.Command, runErr)
+		if last := lastLine(stderr.String() + stdout.String()); last != "" {
+			msg += ": " + excerpt.Of(last)
+		}
+		return nil, fmt.Errorf("%w: %s", ErrSolver, msg)
 	}
 	if stdout.over {
 		return nil, fmt.Errorf("%w: %s wrote more than %d bytes, more than a model of %d variables needs", ErrSolver, x.Command, stdout.max, cnf.NumVars)
