@@ -6,6 +6,10 @@ FUZZTIME ?= 60s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
+# The commit for htnsat --version when the build carries no VCS stamp.
+COMMIT   := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
+LDFLAGS  := -X main.commit=$(COMMIT)
+
 .PHONY: all build build-cadical test test-cadical e2e lint run bench fuzz ipc pandapi results vet fmt clean
 
 all: build
@@ -15,13 +19,13 @@ all: build
 # pure-Go build is static (CGO_ENABLED=0): with cgo on, net/http (serve)
 # links the C library and every process starts about 0.7 ms later.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/htnsat
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/htnsat
 	git describe --always --dirty --abbrev=7 >$(BIN).commit 2>/dev/null || rm -f $(BIN).commit
 
 # The same binary with CaDiCaL linked through its C API (needs Debian's
 # libcadical-dev and cgo): the default solver of the SAT engines there.
 build-cadical:
-	$(GO) build -tags cadical -o $(BIN) ./cmd/htnsat
+	$(GO) build -tags cadical -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/htnsat
 	git describe --always --dirty --abbrev=7 >$(BIN).commit 2>/dev/null || rm -f $(BIN).commit
 
 # The test suite: formatting, vet, staticcheck, the builds for other

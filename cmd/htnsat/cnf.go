@@ -28,7 +28,11 @@ func newCmdCNF(ios *ioStreams) *cobra.Command {
 	var encOpt encodingOptions
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "cnf DOMAIN PROBLEM -o OUT.cnf",
+		Use: "cnf DOMAIN PROBLEM -o OUT.cnf",
+		Example: `  # the encoding of the paper's puzzle, for any DIMACS solver
+  htnsat cnf domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl -o paper.cnf
+  # a recursive problem needs a depth
+  htnsat cnf --depth 6 testdata/recursive/domain.hddl testdata/recursive/problem.hddl -o rec.cnf`,
 		Short: "Write the HTN-to-SAT encoding of a problem as DIMACS",
 		Long: `Ground the problem and write its CNF encoding (a path decomposition tree in
 the style of totSAT) in DIMACS. Comment lines record the depth and name every
@@ -111,7 +115,10 @@ func newCmdDecode(ios *ioStreams) *cobra.Command {
 	var noVerify bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "decode DOMAIN PROBLEM OUT.cnf MODEL",
+		Use: "decode DOMAIN PROBLEM OUT.cnf MODEL",
+		Example: `  htnsat cnf domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl -o paper.cnf
+  cadical -q paper.cnf > model.txt
+  htnsat decode domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl paper.cnf model.txt -o paper.plan`,
 		Short: "Turn a SAT solver's model of an exported CNF into a plan",
 		Long: `Rebuild the encoding that "htnsat cnf" wrote (same problem, same depth: the
 numbering is deterministic), read the solver's model (the competition form with
@@ -130,21 +137,6 @@ format, checked by the verifier.`,
 			if err != nil {
 				return failure(plan.WithCause(ctx, err))
 			}
-			t, _, err := ground.Ground(cmd.Context(), p, ground.Options{})
-			if err != nil {
-				return failure(err)
-			}
-			folding, err := encOpt.fold(cmd.Context(), t)
-			if err != nil {
-				return failure(err)
-			}
-			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, &discard{}, encOpt.sat)
-			if err != nil {
-				return failure(err)
-			}
-			if enc.NumVars != vars || enc.Clauses != clauses {
-				return withCode(exitFailure, fmt.Errorf("%s does not match this problem: it has %d variables and %d clauses, the encoding at depth %d has %d and %d", args[2], vars, clauses, depth, enc.NumVars, enc.Clauses))
-			}
 			mf, err := input.Open(ctx, args[3])
 			if err != nil {
 				return failure(plan.WithCause(ctx, err))
@@ -159,6 +151,26 @@ format, checked by the verifier.`,
 			}
 			if !res.Sat {
 				return withCode(exitFailure, fmt.Errorf("%s: the formula is unsatisfiable: no plan at depth %d", args[3], depth))
+			}
+			t, _, err := ground.Ground(cmd.Context(), p, ground.Options{})
+			if err != nil {
+				return failure(err)
+			}
+			folding, err := encOpt.fold(cmd.Context(), t)
+			if err != nil {
+				return failure(err)
+			}
+			// the encoding again, each clause checked against the model
+			chk := &modelCheck{model: res.Model}
+			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, chk, encOpt.sat)
+			if err != nil {
+				return failure(err)
+			}
+			if enc.NumVars != vars || enc.Clauses != clauses {
+				return withCode(exitFailure, fmt.Errorf("%s does not match this problem: it has %d variables and %d clauses, the encoding at depth %d has %d and %d", args[2], vars, clauses, depth, enc.NumVars, enc.Clauses))
+			}
+			if chk.falsified > 0 {
+				return withCode(exitFailure, fmt.Errorf("%s is not a model of %s for this problem: clause %d of the formula (and %d more) is false under it; give the model the solver found for %s", args[3], args[2], chk.first, chk.falsified-1, args[2]))
 			}
 			sol, err := enc.Decode(res.Model)
 			if err != nil {
@@ -179,10 +191,29 @@ format, checked by the verifier.`,
 	return cmd
 }
 
-type discard struct{ n satenc.Var }
+// modelCheck is a clause sink that checks each clause against a model:
+// falsified counts the clauses the model makes false, first is the number
+// of the first of them (from 1, as the DIMACS file lists them).
+type modelCheck struct {
+	model            []bool
+	n                satenc.Var
+	clauses          int
+	falsified, first int
+}
 
-func (d *discard) NewVar() satenc.Var      { d.n++; return d.n }
-func (d *discard) AddClause(...satenc.Lit) {}
+func (m *modelCheck) NewVar() satenc.Var { m.n++; return m.n }
+
+func (m *modelCheck) AddClause(lits ...satenc.Lit) {
+	m.clauses++
+	for _, l := range lits {
+		if v := int(l.Var()); v < len(m.model) && m.model[v] == (l > 0) {
+			return
+		}
+	}
+	if m.falsified++; m.falsified == 1 {
+		m.first = m.clauses
+	}
+}
 
 // encodingOptions are the options that shape an exported CNF: the
 // decoder must rebuild the same encoding.

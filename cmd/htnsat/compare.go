@@ -43,7 +43,13 @@ type compareOptions struct {
 func newCmdCompare(ios *ioStreams) *cobra.Command {
 	opts := &compareOptions{}
 	cmd := &cobra.Command{
-		Use:   "compare [-f PUZZLES]...",
+		Use: "compare [-f PUZZLES]...",
+		Example: `  # every engine on the embedded puzzles of each size
+  htnsat compare
+  # the HTN engines over a standard set, one row per run in a CSV, a plot
+  htnsat compare -f sudoku/sets/9x9/top95.txt --engine progression,htn-sat --csv top95.csv --plot top95.svg
+  # each run as a process of its own, as planners that read HDDL are run
+  htnsat compare -f sudoku/sets/9x9/hardest.txt --style ordered --process`,
 		Short: "Run every engine over a puzzle set, stage by stage, and report",
 		Long: `Run the progression planner, the HTN-to-SAT compiler and the direct SAT
 encoding over a puzzle set and compare them: for each puzzle and engine the time
@@ -65,13 +71,15 @@ read back and its grid checked. The peak column is then the process's peak
 resident memory.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.enginesSet = cmd.Flags().Changed("engines")
+			opts.enginesSet = cmd.Flags().Changed("engine") || cmd.Flags().Changed("engines")
 			return runCompare(cmd.Context(), ios, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.files, "file", "f", nil, "puzzle file (repeatable); default: the embedded sample")
-	f.StringVar(&opts.engines, "engines", "all", "comma-separated engines: progression, htn-sat, direct-sat, or all")
+	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat (or sat), direct-sat, auto, a comma-separated list, or all")
+	f.StringVar(&opts.engines, "engines", "all", "the same as --engine")
+	f.MarkHidden("engines")
 	f.StringVar(&opts.style, "style", "unordered", "initial task network of the HDDL problems: ordered (the paper's) or unordered")
 	f.IntVar(&opts.limit, "limit", 0, "only the first N puzzles")
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per puzzle and engine")
@@ -213,6 +221,15 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 		return failure(plan.WithCause(ctx, err))
 	}
 	runs := compare.Batch(ctx, puzzles, co)
+	// the answers the files record: a run that contradicts one is told
+	disagree := 0
+	for i, r := range runs {
+		p := puzzles[i/len(co.Engines)]
+		if msg := disagreement(p, r, co.Count); msg != "" {
+			disagree++
+			fmt.Fprintf(ios.Err, "%s: %s: %s\n", p.Source, r.Engine, msg)
+		}
+	}
 	for i, v := range variants {
 		vo := co
 		vo.Options.Variant = v
@@ -259,6 +276,9 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 			return withCode(exitFailure, fmt.Errorf("%s with %s: %s", r.Puzzle, r.Engine, r.Error))
 		}
 	}
+	if disagree > 0 {
+		return withCode(exitFailure, fmt.Errorf("%d runs disagree with the answers the files record (see above)", disagree))
+	}
 	return unreadError(unread)
 }
 
@@ -270,7 +290,7 @@ func processEngines(opts *compareOptions, engines []compare.Engine) ([]compare.E
 	}
 	for _, e := range engines {
 		if e == compare.DirectSAT {
-			return nil, &usageError{fmt.Errorf("--process runs the HTN engines (progression, htn-sat), which read HDDL; direct-sat does not")}
+			return nil, &usageError{fmt.Errorf("--process runs the HTN engines (progression, htn-sat, auto), which read HDDL; direct-sat does not")}
 		}
 	}
 	for _, f := range opts.files {

@@ -44,7 +44,22 @@ type engineFlags struct {
 	depth       int
 }
 
-func (e *engineFlags) register(f *pflag.FlagSet) {
+// groupAnnotation marks the engine flags, which help lists apart.
+const groupAnnotation = "htnsat-group"
+
+// register adds the engine flags to f, marked as such (help lists them
+// under "Engine flags").
+func (e *engineFlags) register(to *pflag.FlagSet) {
+	f := pflag.NewFlagSet("engine", pflag.ContinueOnError)
+	defer func() {
+		f.VisitAll(func(fl *pflag.Flag) {
+			if fl.Annotations == nil {
+				fl.Annotations = map[string][]string{}
+			}
+			fl.Annotations[groupAnnotation] = []string{"engine"}
+		})
+		to.AddFlagSet(f)
+	}()
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")

@@ -29,7 +29,9 @@ type groundOptions struct {
 func newCmdGround(ios *ioStreams) *cobra.Command {
 	opts := &groundOptions{io: ios}
 	cmd := &cobra.Command{
-		Use:   "ground DOMAIN PROBLEM",
+		Use: "ground DOMAIN PROBLEM",
+		Example: `  htnsat ground domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+  htnsat ground --json domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl`,
 		Short: "Ground an HDDL problem and report the size of the ground task",
 		Long: `Ground an HDDL problem: static preconditions are joined like a database query,
 unreachable facts, actions, tasks and methods are pruned, and the free variables
@@ -108,7 +110,7 @@ func (c deadlineCtx) Err() error {
 // exitReserve is the time kept per GiB of resident memory for the exit.
 const exitReserve = 250 * time.Millisecond
 
-// groundReport is the JSON form of "htnsat ground" (see README).
+// groundReport is the JSON form of "htnsat ground" (see docs/formats.md).
 type groundReport struct {
 	Domain          string             `json:"domain"`
 	Problem         string             `json:"problem"`

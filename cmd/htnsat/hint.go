@@ -21,10 +21,13 @@ func newCmdSudokuHint(ios *ioStreams) *cobra.Command {
 	var asJSON bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "hint [PUZZLE]",
+		Use: "hint [PUZZLE]",
+		Example: `  # the paper's puzzle, every level
+  htnsat sudoku hint
+  htnsat sudoku hint --level gac 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........`,
 		Short: "The hint panel: cells each consistency level can fill, by condition",
 		Long: `For each consistency level from the weakest (fc, ac, gac-each, gac, sac-each,
-sac, sgac-each, sgac; see README) up to --level, how many blank cells satisfy
+sac, sgac-each, sgac; see docs/sudoku.md) up to --level, how many blank cells satisfy
 each condition and which: singleton (one digit left in the cell) and vital (a
 digit no other cell of a row, column or box can take). The levels stop at a
 contradiction (the grid has no solution: exit 1). PUZZLE is a puzzle in any form the
@@ -147,7 +150,9 @@ func newCmdSudokuRate(ios *ioStreams) *cobra.Command {
 	var timeout time.Duration
 	var limit int
 	cmd := &cobra.Command{
-		Use:   "rate [PUZZLE | -f FILE]",
+		Use: "rate [PUZZLE | -f FILE]",
+		Example: `  htnsat sudoku rate -f sudoku/sets/9x9/top95.txt --sort
+  htnsat sudoku rate --json 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........`,
 		Short: "Rate puzzles: the weakest consistency level whose propagation alone solves each",
 		Long: `Rate each puzzle by the weakest of fc, ac, gac, sac and sgac whose propagation
 alone solves it; "search" when none does, with the nodes of a search that

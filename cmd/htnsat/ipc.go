@@ -26,10 +26,18 @@ type ipcOptions struct {
 func newCmdIPC(ios *ioStreams) *cobra.Command {
 	opts := &ipcOptions{}
 	cmd := &cobra.Command{
-		Use:   "ipc [DIR]",
+		Use: "ipc [DIR]",
+		Example: `  # ground every problem of a benchmark folder (one folder per track and domain)
+  htnsat ipc ~/ipc2020-domains --stage ground --csv ground.csv
+  # plan the first 3 problems of every domain with the SAT engine, 2 at a time
+  htnsat ipc ~/ipc2020-domains --stage plan --engine htn-sat --first 3 --jobs 2 --csv sat.csv
+  # continue that run after an interruption
+  htnsat ipc ~/ipc2020-domains --stage plan --engine htn-sat --first 3 --jobs 2 --csv sat.csv --resume`,
 		Short: "Run a stage over the IPC 2020 HTN benchmark set and tabulate the results per domain",
 		Long: `Run "htnsat ground" or "htnsat plan" on every problem of the IPC 2020 set
-(default: ../shared/data/ipc2020), each in its own process with a time and memory
+(default: ../shared/data/ipc2020, beside the repository, or $HTNSAT_SHARED/data/ipc2020;
+the competition's domains, github.com/panda-planner-dev/ipc2020-domains, one
+folder per track and domain), each in its own process with a time and memory
 limit, and print a per-domain table of the problems done, the time taken and the
 size of the ground task. Each problem is one row of --csv, written as soon as
 it is done; --resume keeps the rows of an earlier, interrupted run with the

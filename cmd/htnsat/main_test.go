@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/crillab/gophersat/solver"
+	"github.com/spf13/cobra"
 
 	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/internal/testutil"
@@ -117,11 +118,12 @@ func TestCNFAndDecode(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "solved") {
 		t.Fatalf("sudoku solve: %s", out)
 	}
-	// decode refuses a model that does not describe a plan
+	// decode refuses a model that is not one of this formula, naming a
+	// clause it makes false
 	model := filepath.Join(dir, "model.txt")
 	os.WriteFile(model, []byte("s SATISFIABLE\nv 0\n"), 0o644)
 	code, _, errOut := runCLI(t, "", "decode", sudokuDomain, paperOrdered, cnf, model)
-	if code != exitFailure || !strings.Contains(errOut, "the model does not describe a plan") {
+	if code != exitFailure || !strings.Contains(errOut, "is not a model of") || !strings.Contains(errOut, "clause 1 of the formula") {
 		t.Errorf("decode of an empty model: exit %d, %s", code, errOut)
 	}
 }
@@ -439,5 +441,55 @@ func TestCompareProcess(t *testing.T) {
 		if code, _, errOut := runCLI(t, "", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, errOut)
 		}
+	}
+}
+
+// TestEngineNames: every command takes the same engine names, the
+// canonical ones and the alias sat, in any case.
+func TestEngineNames(t *testing.T) {
+	for _, name := range []string{"htn-sat", "sat", "SAT", "progression", "auto"} {
+		if code, _, errOut := runCLI(t, "", "plan", "--engine", name, sudokuDomain, paperOrdered); code != 0 {
+			t.Errorf("plan --engine %s: exit %d %s", name, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, "", "sudoku", "solve", "--engine", name, "--line", "...3..4114..3..."); code != 0 {
+			t.Errorf("sudoku solve --engine %s: exit %d %s", name, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, "", "compare", "--engine", name, "--limit", "2"); code != 0 {
+			t.Errorf("compare --engine %s: exit %d %s", name, code, errOut)
+		}
+	}
+	code, out, _ := runCLI(t, "", "plan", "--engine", "sat", "--json", sudokuDomain, paperOrdered)
+	if code != 0 || !strings.Contains(out, `"engine": "htn-sat"`) {
+		t.Errorf("plan --engine sat --json: the report names the engine %q", out)
+	}
+	if code, _, errOut := runCLI(t, "", "plan", "--engine", "magic", sudokuDomain, paperOrdered); code != exitUsage || !strings.Contains(errOut, "htn-sat (or sat)") {
+		t.Errorf("an unknown engine: exit %d %s", code, errOut)
+	}
+}
+
+// TestHelpExamples: every command's help has an example, and --version
+// names the version.
+func TestHelpExamples(t *testing.T) {
+	root := newRootCmd(&ioStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, &rootOptions{})
+	var walk func(c *cobra.Command)
+	n := 0
+	walk = func(c *cobra.Command) {
+		if c.Name() != "help" && c.Name() != "completion" && c.Parent() != nil && c.Parent().Name() != "completion" {
+			n++
+			if strings.TrimSpace(c.Example) == "" {
+				t.Errorf("%s has no example", c.CommandPath())
+			}
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
+	if n < 16 {
+		t.Errorf("%d commands", n)
+	}
+	code, out, _ := runCLI(t, "", "--version")
+	if code != 0 || !strings.HasPrefix(out, "htnsat ") {
+		t.Errorf("--version: %d %q", code, out)
 	}
 }

@@ -23,7 +23,9 @@ type parseOptions struct {
 func newCmdParse(ios *ioStreams) *cobra.Command {
 	opts := &parseOptions{io: ios}
 	cmd := &cobra.Command{
-		Use:   "parse DOMAIN PROBLEM",
+		Use: "parse DOMAIN PROBLEM",
+		Example: `  htnsat parse domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+  htnsat parse --print domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl`,
 		Short: "Parse and check an HDDL domain and problem and summarise them",
 		Long: `Parse and check an HDDL domain and problem. Prints counts of types,
 constants, objects, predicates, tasks, methods and actions, the initial task

@@ -31,14 +31,20 @@ type planOptions struct {
 func newCmdPlan(ios *ioStreams) *cobra.Command {
 	opts := &planOptions{io: ios}
 	cmd := &cobra.Command{
-		Use:   "plan DOMAIN PROBLEM",
+		Use: "plan DOMAIN PROBLEM",
+		Example: `  # both engines side by side, the plan to stdout
+  htnsat plan domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+  # the SAT engine, the plan to a file, a JSON report
+  htnsat plan --engine htn-sat -o paper.plan --json domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+  # the progression search under a time limit, and the decomposition tree
+  htnsat plan --engine progression --timeout 10s --tree paper.svg domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl`,
 		Short: "Find a plan by progression search or through SAT, and verify it",
 		Long: `Parse, ground and solve an HDDL problem. The plan is printed in the IPC 2020
 HTN plan format (to stdout, or to the file given by -o) and checked by the
 independent verifier; statistics go to stderr.
 
 Engines: progression (depth-first, greedy best-first or A* progression search
-over task networks), sat (an HTN-to-CNF encoding solved by the linked CaDiCaL,
+over task networks), htn-sat (or sat: an HTN-to-CNF encoding solved by the linked CaDiCaL,
 gophersat or an external solver), and auto, the default: both side by side on
 the same ground task, keeping the first verified plan (or proof that there is
 none) and stopping the other.`,
@@ -51,7 +57,7 @@ none) and stopping the other.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.engine, "engine", "auto", "progression, sat, or auto (both side by side, on two cores, the first verified plan kept)")
+	f.StringVar(&opts.engine, "engine", "auto", "progression, htn-sat (or sat), or auto (both side by side, on two cores, the first verified plan kept)")
 	f.DurationVar(&opts.timeout, "timeout", 0, "give up after this long (0: no limit)")
 	f.StringVarP(&opts.output, "output", "o", "", "write the plan to this file")
 	f.BoolVar(&opts.json, "json", false, "print a JSON report instead of the plan")
@@ -62,7 +68,7 @@ none) and stopping the other.`,
 	return cmd
 }
 
-// planReport is the JSON form of "htnsat plan" (see README).
+// planReport is the JSON form of "htnsat plan" (see docs/formats.md).
 type planReport struct {
 	Domain       string             `json:"domain"`
 	Problem      string             `json:"problem"`

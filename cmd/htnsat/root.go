@@ -15,6 +15,7 @@ import (
 	"github.com/htnsat/htnsat/internal/memguard"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes (see plan.Status.ExitCode).
@@ -116,7 +117,14 @@ progression search or by compiling to SAT. It solves Sudoku puzzles end to end
 through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
+		Example: `  htnsat sudoku solve
+  htnsat plan domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+  htnsat compare -f sudoku/sets/9x9/top95.txt
+  htnsat COMMAND --help`,
 	}
+	root.SetVersionTemplate("htnsat {{.Version}}\n")
+	root.SetUsageTemplate(usageTemplate)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
@@ -247,3 +255,50 @@ func isArgError(err error) bool {
 	// cobra reports unknown commands with this text
 	return err != nil && len(err.Error()) > 15 && err.Error()[:15] == "unknown command"
 }
+
+func init() {
+	cobra.AddTemplateFunc("flagsIn", flagsIn)
+}
+
+// flagsIn is the help text of the flags of fs in a group ("" for the
+// command's own), hidden ones left out.
+func flagsIn(fs *pflag.FlagSet, group string) string {
+	out := pflag.NewFlagSet("", pflag.ContinueOnError)
+	fs.VisitAll(func(f *pflag.Flag) {
+		g := ""
+		if a := f.Annotations[groupAnnotation]; len(a) > 0 {
+			g = a[0]
+		}
+		if g == group && !f.Hidden {
+			out.AddFlag(f)
+		}
+	})
+	return strings.TrimRight(out.FlagUsages(), " \n")
+}
+
+// usageTemplate is cobra's, with the engine flags listed apart from the
+// command's own.
+const usageTemplate = `Usage:{{if .Runnable}}
+  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} [command]{{end}}{{if gt (len .Aliases) 0}}
+
+Aliases:
+  {{.NameAndAliases}}{{end}}{{if .HasExample}}
+
+Examples:
+{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
+
+Available Commands:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}{{$own := flagsIn .LocalFlags ""}}{{if $own}}
+
+Flags:
+{{$own}}{{end}}{{$engine := flagsIn .LocalFlags "engine"}}{{if $engine}}
+
+Engine flags (the search and the SAT encoding; docs/how-it-works.md):
+{{$engine}}{{end}}{{end}}{{if .HasAvailableInheritedFlags}}
+
+Global Flags:
+{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
+
+Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
+`

@@ -12,6 +12,7 @@ import (
 	"github.com/htnsat/htnsat/internal/web"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func newCmdServe(ios *ioStreams) *cobra.Command {
@@ -21,19 +22,25 @@ func newCmdServe(ios *ioStreams) *cobra.Command {
 	var maxSolves int
 	var ef engineFlags
 	cmd := &cobra.Command{
-		Use:   "serve",
+		Use: "serve",
+		Example: `  htnsat serve
+  # answer on every interface, for the machines of a home network
+  htnsat serve --addr 0.0.0.0:8080 --allow-host sudoku.lan`,
 		Short: "A local page to load, solve, step through plans and play Sudoku with hints",
 		Long: `Serve the page (every asset embedded: it works offline) and its JSON API
-(README: JSON API) on 127.0.0.1 unless --addr says otherwise, and print its
+(docs/web-api.md) on 127.0.0.1 unless --addr says otherwise, and print its
 URL. --sets names a directory of puzzle files the page can pick from (by
-default ../shared/data/sudoku when it exists). Each solve, hint or count runs
-under --solve-timeout and stops when its client goes away; at most
---max-solves run at once, the others get 503.`,
+default sudoku/sets, the standard sets, when run from the repository).
+Each solve, hint or count runs under --solve-timeout and stops when its
+client goes away; at most --max-solves run at once, the others get 503.
+Requests for other host names than IP addresses, localhost and
+--allow-host, and API requests from other web sites, are refused. The
+engine flags of "htnsat plan" are accepted and apply to the page's solves.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if sets == "" {
-				if st, err := os.Stat("../shared/data/sudoku"); err == nil && st.IsDir() {
-					sets = "../shared/data/sudoku"
+				if st, err := os.Stat("sudoku/sets"); err == nil && st.IsDir() {
+					sets = "sudoku/sets"
 				}
 			}
 			eo, err := ef.compare()
@@ -79,5 +86,12 @@ under --solve-timeout and stops when its client goes away; at most
 	capFlag(f, "max-solves", maxParallel)
 	f.StringArrayVar(&hosts, "allow-host", nil, "answer requests for this host name too (repeatable; IP addresses and localhost always are)")
 	ef.register(f)
+	// the engine flags apply to the page's solves but are not what
+	// serving is about: accepted, not listed
+	f.VisitAll(func(fl *pflag.Flag) {
+		if len(fl.Annotations[groupAnnotation]) > 0 {
+			fl.Hidden = true
+		}
+	})
 	return cmd
 }

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/variant"
 	"github.com/spf13/cobra"
 )
 
@@ -19,7 +22,9 @@ const paperPuzzle = "345.....861..8354979..45..6...157.......649...719..4....9.2
 
 func newCmdSudoku(ios *ioStreams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "sudoku",
+		Use: "sudoku",
+		Example: `  htnsat sudoku solve
+  htnsat sudoku solve -f sudoku/sets/9x9/top95.txt --line`,
 		Short: "Sudoku end to end: HDDL generation, solving by every engine, direct SAT baseline",
 	}
 	cmd.AddCommand(newCmdSudokuDomain(ios), newCmdSudokuHDDL(ios), newCmdSudokuSolve(ios), newCmdSudokuHint(ios), newCmdSudokuRate(ios), newCmdSudokuVariant(ios))
@@ -30,9 +35,10 @@ func newCmdSudokuDomain(ios *ioStreams) *cobra.Command {
 	var size int
 	var output string
 	cmd := &cobra.Command{
-		Use:   "domain --size N",
-		Short: "Write the paper's Sudoku domain for N×N grids (N = 4, 9, 16, 25, 36)",
-		Args:  exactArgs(0),
+		Use:     "domain --size N",
+		Example: `  htnsat sudoku domain --size 16 -o domain-16.hddl`,
+		Short:   "Write the paper's Sudoku domain for N×N grids (N = 4, 9, 16, 25, 36)",
+		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			k := 0
 			for kk := sudoku.MinBox; kk <= sudoku.MaxBox; kk++ {
@@ -54,7 +60,9 @@ func newCmdSudokuDomain(ios *ioStreams) *cobra.Command {
 func newCmdSudokuHDDL(ios *ioStreams) *cobra.Command {
 	var style, output, name string
 	cmd := &cobra.Command{
-		Use:   "hddl PUZZLE",
+		Use: "hddl PUZZLE",
+		Example: `  htnsat sudoku hddl --style ordered 345.....861..8354979..45..6...157.......649...719..4....9.2.6.4.5..1....2.6...3..
+  echo ...3..4114..3... | htnsat sudoku hddl -`,
 		Short: "Write the HDDL problem of a puzzle for the paper's domain",
 		Long: `Write the HDDL problem of a puzzle: the grid structure and the givens as initial
 facts, one fill-cell task per blank cell with its digit a free variable of the
@@ -190,7 +198,15 @@ type solveOptions struct {
 func newCmdSudokuSolve(ios *ioStreams) *cobra.Command {
 	opts := &solveOptions{}
 	cmd := &cobra.Command{
-		Use:   "solve [PUZZLE | -f FILE]",
+		Use: "solve [PUZZLE | -f FILE]",
+		Example: `  # the paper's puzzle with every engine
+  htnsat sudoku solve
+  # a puzzle file, one engine, solutions on one line each
+  htnsat sudoku solve --engine progression --line -f sudoku/sets/9x9/top95.txt
+  # recorded answers (puzzle:count:solution) are checked
+  htnsat sudoku solve --engine direct-sat -f sudoku/sets/9x9/with-solutions.txt
+  # is the solution unique?
+  htnsat sudoku solve --engine direct-sat --unique 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........`,
 		Short: "Solve puzzles with the progression planner, the HTN-to-SAT compiler and the direct SAT encoding",
 		Long: `Solve each puzzle with the chosen engines and print the solved grid (or its
 one-line form with --line), the time of each stage per engine and whether the
@@ -203,7 +219,7 @@ embedded domain. An engine that runs out of time is reported as such.`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.files, "file", "f", nil, "read the puzzles of this file (repeatable)")
-	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat, direct-sat, a comma-separated list, or all")
+	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat (or sat), direct-sat, auto, a comma-separated list, or all")
 	f.StringVar(&opts.style, "style", "unordered", "initial task network of the HDDL problem: ordered (the paper's) or unordered")
 	f.IntVar(&opts.count, "count", 0, "direct-sat: also count the solutions, up to this number (blocking each one found)")
 	f.BoolVar(&opts.unique, "unique", false, "direct-sat: tell whether the solution is unique (--count 2)")
@@ -225,18 +241,40 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		return &usageError{err}
 	}
 	var puzzles []sudoku.Puzzle
+	var variants []*variant.Puzzle
 	unread := 0
+	files := opts.files
+	if len(args) == 1 && len(files) == 0 && isJSONFile(args[0]) {
+		files, args = args, nil
+	}
+	var plain []string
+	for _, f := range files {
+		if !isJSONFile(f) {
+			plain = append(plain, f)
+			continue
+		}
+		// an f-puzzles file: a variant, solved with its rules
+		v, err := variant.ReadFPuzzlesFile(ctx, f)
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		if v.Title == "" {
+			v.Title = filepath.Base(f)
+		}
+		variants = append(variants, v)
+	}
 	switch {
-	case len(args) == 1 && len(opts.files) > 0:
+	case len(args) == 1 && len(files) > 0:
 		return &usageError{errors.New("give a puzzle or -f FILE, not both")}
 	case len(args) == 1:
 		if puzzles, err = readPuzzleArg(ctx, ios, args[0]); err != nil {
 			return withCode(exitFailure, err)
 		}
-	case len(opts.files) > 0:
-		if puzzles, unread, err = readPuzzleFiles(ctx, ios, opts.files, opts.limit); err != nil {
+	case len(plain) > 0:
+		if puzzles, unread, err = readPuzzleFiles(ctx, ios, plain, opts.limit); err != nil {
 			return err
 		}
+	case len(variants) > 0:
 	default:
 		p, _ := sudoku.ParsePuzzle(paperPuzzle)
 		p.Name = "paper"
@@ -250,20 +288,34 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	if eo.Count, err = countOption(opts.count, opts.unique); err != nil {
 		return err
 	}
-	var all []compare.Run
+	j := judge{countLimit: eo.Count}
 	var pics []sudoku.Picture
+	type job struct {
+		p sudoku.Puzzle
+		v *variant.Puzzle
+	}
+	var jobs []job
 	for _, p := range puzzles {
+		jobs = append(jobs, job{p: p})
+	}
+	for _, v := range variants {
+		jobs = append(jobs, job{p: sudoku.Puzzle{Grid: v.Grid, Name: v.Title, SolutionCount: -1}, v: v})
+	}
+	for _, jb := range jobs {
+		p := jb.p
+		veo := eo
+		veo.Variant = jb.v
 		var runs []compare.Run
 		for _, e := range engines {
 			if err := ctx.Err(); err != nil {
 				return failure(plan.WithCause(ctx, err))
 			}
 			pctx, cancel := withTimeout(ctx, opts.timeout)
-			runs = append(runs, compare.RunEngine(pctx, p, e, eo))
+			runs = append(runs, compare.RunEngine(pctx, p, e, veo))
 			cancel()
 		}
 		printSolve(ios.Out, p, runs, opts.line, eo.Count)
-		all = append(all, runs...)
+		j.add(ios.Err, p, runs)
 		pic := sudoku.Picture{Title: p.Name, Puzzle: p.Grid}
 		for i := range runs {
 			if runs[i].Verified {
@@ -281,7 +333,7 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	if err := ctx.Err(); err != nil {
 		return failure(plan.WithCause(ctx, err))
 	}
-	if err := runsExit(all); err != nil {
+	if err := j.exit(); err != nil {
 		return err
 	}
 	return unreadError(unread)
@@ -353,4 +405,88 @@ func printSolve(w io.Writer, p sudoku.Puzzle, runs []compare.Run, line bool, cou
 
 func ms(d time.Duration) string {
 	return fmt.Sprintf("%.2fms", d.Seconds()*1000)
+}
+
+// isJSONFile reports whether a puzzle file is in the f-puzzles JSON layout:
+// its name ends in .json, or it starts with "{".
+func isJSONFile(path string) bool {
+	if strings.HasSuffix(strings.ToLower(path), ".json") {
+		return true
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, 512)
+	n, _ := f.Read(b)
+	t := strings.TrimLeft(string(b[:n]), "\uFEFF \t\r\n")
+	return strings.HasPrefix(t, "{")
+}
+
+// judge tells how the runs of a set of puzzles ended, against the answers
+// the puzzle files record ("puzzle:count:solution"): a run agrees when it
+// finds the recorded solution (any solution, when several are recorded) or
+// proves that there is none when none is recorded.
+type judge struct {
+	countLimit                         int // --count: solutions counted up to this
+	runs, timedOut, unsolved, disagree int
+}
+
+// add judges the runs of one puzzle and tells each disagreement, with the
+// puzzle's file and line, on w.
+func (j *judge) add(w io.Writer, p sudoku.Puzzle, runs []compare.Run) {
+	for _, r := range runs {
+		j.runs++
+		if msg := disagreement(p, r, j.countLimit); msg != "" {
+			j.disagree++
+			fmt.Fprintf(w, "%s: %s: %s\n", p.Source, r.Engine, msg)
+			continue
+		}
+		switch {
+		case r.Status.ExitCode() == exitTimeout:
+			j.timedOut++
+		case r.Status == plan.Unsolvable && p.SolutionCount == 0:
+			// as recorded: no solution
+		case r.Status != plan.Solved || !r.Verified:
+			j.unsolved++
+		}
+	}
+}
+
+// disagreement says how run r contradicts the answer p records, or ""
+// (limit: the count asked, r.Solutions counts up to it).
+func disagreement(p sudoku.Puzzle, r compare.Run, limit int) string {
+	switch {
+	case p.SolutionCount < 0:
+		return "" // nothing recorded
+	case p.SolutionCount == 0 && r.Verified:
+		return "found a solution, the file records none: " + r.Solution.Line()
+	case p.SolutionCount > 0 && r.Status == plan.Unsolvable:
+		return fmt.Sprintf("found no solution, the file records %d", p.SolutionCount)
+	case p.SolutionCount == 1 && p.Solution != nil && r.Verified && r.Solution.Line() != p.Solution.Line():
+		return "found " + r.Solution.Line() + ", the file records " + p.Solution.Line()
+	case r.Solutions > 0 && r.Solutions != min(p.SolutionCount, limit):
+		return fmt.Sprintf("counted %d solutions (up to %d), the file records %d", r.Solutions, limit, p.SolutionCount)
+	}
+	return ""
+}
+
+// exit is the command's exit: 1 when a run disagreed with its file, 3
+// when one ran out of time, 1 when one found no verified answer, 0 when
+// every run solved its puzzle or agreed with the answer recorded.
+func (j *judge) exit() error {
+	switch {
+	case j.disagree > 0:
+		return withCode(exitFailure, fmt.Errorf("%d of %d runs disagree with the answers the files record (see above)", j.disagree, j.runs))
+	case j.timedOut > 0:
+		return withCode(exitTimeout, fmt.Errorf("%d runs ran out of time", j.timedOut))
+	case j.unsolved > 0:
+		return withCode(exitFailure, fmt.Errorf("%d runs found no verified solution", j.unsolved))
+	}
+	return nil
 }

@@ -21,15 +21,17 @@ func newCmdSudokuVariant(ios *ioStreams) *cobra.Command {
 	var timeout time.Duration
 	var ef engineFlags
 	cmd := &cobra.Command{
-		Use:   "variant FILE.json",
+		Use: "variant FILE.json",
+		Example: `  htnsat sudoku variant sudoku/variant/testdata/dune.json --count 2
+  htnsat sudoku variant sudoku/variant/testdata/paper-killer-thermo.json --engine all --mzn paper.mzn`,
 		Short: "Solve a variant puzzle (killer, thermo, arrow, kropki, XV, lines, ...) in the f-puzzles layout",
-		Long: `Read a puzzle in the f-puzzles JSON layout (README lists the constraints read;
+		Long: `Read a puzzle in the f-puzzles JSON layout (docs/sudoku.md lists the constraints read;
 any other is an error) and solve it with each engine asked: direct-sat (its
 own encoding, every clue) and, for killer cages, diagonals, extra regions and
 thermometers, the HTN engines on its HDDL model (--hddl DIR writes the domain
 and problem). Every solution is checked against every rule. --count N makes
 direct-sat count the solutions up to N; --mzn and --xcsp write the same
-instance as MiniZinc (seed 004's language) and XCSP3.`,
+instance as MiniZinc (the language of the best-known variant models) and XCSP3.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := countOption(count, false); err != nil {
@@ -109,7 +111,7 @@ instance as MiniZinc (seed 004's language) and XCSP3.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&engines, "engine", "direct-sat", "progression, htn-sat, direct-sat, a comma-separated list, or all")
+	f.StringVar(&engines, "engine", "direct-sat", "progression, htn-sat (or sat), direct-sat, auto, a comma-separated list, or all")
 	f.StringVar(&style, "style", "unordered", "initial task network of the HDDL problem: ordered or unordered")
 	f.IntVar(&count, "count", 0, "direct-sat: count the solutions up to this number")
 	f.BoolVar(&rate, "rate", false, "rate the puzzle by consistency level (all-different clues only: diagonals, extra regions, cages without totals)")

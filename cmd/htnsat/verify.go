@@ -14,7 +14,9 @@ import (
 func newCmdVerify(ios *ioStreams) *cobra.Command {
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "verify DOMAIN PROBLEM PLAN",
+		Use: "verify DOMAIN PROBLEM PLAN",
+		Example: `  htnsat plan -o paper.plan domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+  htnsat verify domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl paper.plan`,
 		Short: "Check a plan in the IPC 2020 HTN format against an HDDL problem",
 		Long: `Check a plan against the lifted problem, independently of the grounder and the
 planners: actions executable in order, every task of the initial network

@@ -19,7 +19,10 @@ import (
 // paper's puzzle, solve with each engine, step three actions and check the
 // grid, ask for a hint, enter a wrong digit and see it flagged, take it
 // back and play the right one with MAC after each move (candidates shown),
-// and save a screenshot to results/page.png.
+// check that the page fits a 1200x900 window and a phone's width without
+// scrolling sideways, and save a screenshot to $E2E_SCREENSHOT (make e2e
+// E2E_SCREENSHOT=$PWD/results/page.png refreshes README's picture; by
+// default it goes to a temporary folder, so no tracked file changes).
 func TestE2E(t *testing.T) {
 	browser := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -129,7 +132,39 @@ func TestE2E(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join("..", "..", "results", "page.png"), shot, 0o644); err != nil {
+	path := os.Getenv("E2E_SCREENSHOT")
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "page.png")
+	}
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// the layout: nothing wider than the window, the header bar as wide
+	// as the page, at a laptop's window and at a phone's width, for a
+	// 9x9 and a 16x16 grid
+	type layout struct {
+		Scroll, Inner, Header float64
+	}
+	const measure = `({scroll: document.documentElement.scrollWidth, inner: window.innerWidth, header: document.querySelector("header").getBoundingClientRect().width})`
+	for _, size := range []string{"9", "16"} {
+		if err := chromedp.Do(ctx,
+			chromedp.SetValue(chromedp.ID("newSize"), size),
+			chromedp.Click(chromedp.ID("construct")),
+			wait(settled),
+		); err != nil {
+			t.Fatalf("a %s grid: %v", size, err)
+		}
+		for _, vp := range [][2]int64{{1200, 900}, {390, 844}} {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(vp[0], vp[1])); err != nil {
+				t.Fatal(err)
+			}
+			l, err := chromedp.Run(ctx, chromedp.Evaluate[layout](measure))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Scroll > l.Inner+0.5 || l.Header < l.Inner-0.5 {
+				t.Errorf("%sx%s grid at %dx%d: the page is %.0f px wide, the window %.0f, the header %.0f", size, size, vp[0], vp[1], l.Scroll, l.Inner, l.Header)
+			}
+		}
 	}
 }

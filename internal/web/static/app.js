@@ -44,6 +44,7 @@ function render() {
   const b = $("board");
   b.className = n > 9 ? "small" : "";
   b.style.gridTemplateColumns = `repeat(${n}, auto)`;
+  b.style.setProperty("--n", n); // the cells shrink to fit a narrow screen
   b.innerHTML = "";
   const now = steps.length && stepAt > 0 ? steps[stepAt - 1].cell : -1;
   for (let i = 0; i < n * n; i++) {
