@@ -1,1 +1,1 @@
-htnsat compare -f ../shared/data/sudoku/16x16/hard-10.txt -f ../shared/data/sudoku/16x16/course-100.txt --style ordered --engines progression
+htnsat compare -f sudoku/sets/16x16/hard-10.txt -f sudoku/sets/16x16/course-100.txt --style ordered --engine progression

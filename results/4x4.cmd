@@ -1,1 +1,1 @@
-htnsat compare -f ../shared/data/sudoku/4x4/course-100.txt
+htnsat compare -f sudoku/sets/4x4/course-100.txt

@@ -1,1 +1,1 @@
-htnsat compare -f ../shared/data/sudoku/9x9/course-100.txt
+htnsat compare -f sudoku/sets/9x9/course-100.txt

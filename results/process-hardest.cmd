@@ -1,1 +1,1 @@
-htnsat compare -f ../shared/data/sudoku/9x9/hardest.txt --style ordered --process
+htnsat compare -f sudoku/sets/9x9/hardest.txt --style ordered --process

@@ -1,1 +1,1 @@
-htnsat compare -f ../shared/data/sudoku/9x9/royle-17-clue.txt --limit 2000
+htnsat compare -f sudoku/sets/9x9/royle-17-clue.txt --limit 2000

@@ -1,1 +1,1 @@
-htnsat compare -f ../shared/data/sudoku/9x9/magictour-top1465.txt
+htnsat compare -f sudoku/sets/9x9/magictour-top1465.txt

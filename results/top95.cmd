@@ -1,1 +1,1 @@
-htnsat compare -f ../shared/data/sudoku/9x9/top95.txt -f ../shared/data/sudoku/9x9/hardest.txt
+htnsat compare -f sudoku/sets/9x9/top95.txt -f sudoku/sets/9x9/hardest.txt

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the IPC 2020 tables of README.md: grounding, progression
+# Regenerates the IPC 2020 tables of docs/results.md: grounding, progression
 # search and the SAT engine over every problem of ../shared/data/ipc2020,
 # each problem in its own process with a 60 s limit (make ipc). Takes
 # hours; JOBS=2 runs two problems at a time. The SAT engine runs on the
@@ -41,8 +41,8 @@ run() {
 	fi
 }
 
-# STAGES selects what to run (default: all; "splice" only rewrites README
-# from the tables in results/); the README is rewritten after
+# STAGES selects what to run (default: all; "splice" only rewrites the doc
+# from the tables in results/); the doc is rewritten after
 # each stage from whatever tables exist, so a long run that is cut short
 # still leaves the finished tables in place. sat-cadical runs the SAT
 # engine with CaDiCaL linked (bin/htnsat-cadical, built here from the
@@ -104,7 +104,7 @@ for stage in $STAGES; do
 		run ipc-sat-cadical BIN=bin/htnsat-cadical --stage plan --engine sat --filter total-order
 		;;
 	splice)
-		# only rewrite README from the tables there are
+		# only rewrite the doc from the tables there are
 		;;
 	pandapi)
 		# one problem at a time, as pandaPI's figures were taken
@@ -125,4 +125,4 @@ for stage in $STAGES; do
 	esac
 	splice
 done
-echo "results/IPC.md and README.md updated" >&2
+echo "results/IPC.md and docs/results.md updated" >&2

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Regenerates results/ and the results section of README.md from
-# "htnsat compare" over the shared puzzle sets. Usage: scripts/results.sh
-# (make results). Needs ../shared (or SHARED=...). Takes a while: the HTN
-# engines solve a few thousand puzzles.
+# Regenerates results/ and the Sudoku tables of docs/results.md from
+# "htnsat compare" over the standard puzzle sets of sudoku/sets. Usage:
+# scripts/results.sh (make results). Takes a while: the HTN engines solve a
+# few thousand puzzles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=bin/htnsat
-SHARED=${SHARED:-../shared}
-SUDOKU=$SHARED/data/sudoku
+SUDOKU=sudoku/sets
 OUT=results
 mkdir -p "$OUT"
 [ -x "$BIN" ] || CGO_ENABLED=0 go build -o "$BIN" ./cmd/htnsat
@@ -34,9 +33,9 @@ run 9x9-course -f "$SUDOKU/9x9/course-100.txt"
 run top95 -f "$SUDOKU/9x9/top95.txt" -f "$SUDOKU/9x9/hardest.txt"
 run top1465 -f "$SUDOKU/9x9/magictour-top1465.txt"
 run royle2000 -f "$SUDOKU/9x9/royle-17-clue.txt" --limit 2000
-run top1465-ordered -f "$SUDOKU/9x9/magictour-top1465.txt" --style ordered --engines progression
-run royle2000-ordered -f "$SUDOKU/9x9/royle-17-clue.txt" --limit 2000 --style ordered --engines progression
-run 16x16-ordered -f "$SUDOKU/16x16/hard-10.txt" -f "$SUDOKU/16x16/course-100.txt" --style ordered --engines progression
+run top1465-ordered -f "$SUDOKU/9x9/magictour-top1465.txt" --style ordered --engine progression
+run royle2000-ordered -f "$SUDOKU/9x9/royle-17-clue.txt" --limit 2000 --style ordered --engine progression
+run 16x16-ordered -f "$SUDOKU/16x16/hard-10.txt" -f "$SUDOKU/16x16/course-100.txt" --style ordered --engine progression
 run 16x16 -f "$SUDOKU/16x16/hard-10.txt" -f "$SUDOKU/16x16/course-100.txt"
 run 25x25 $(for f in "$SUDOKU"/25x25/*.txt; do echo -f "$f"; done) --timeout 120s
 
@@ -57,7 +56,7 @@ for a in $ABLATION; do
 	engines=progression,htn-sat
 	case $a in no-conflicts | no-restarts) engines=progression ;; esac
 	# shellcheck disable=SC2086
-	run "ablation-$a" $HARD --engines $engines $flag
+	run "ablation-$a" $HARD --engine $engines $flag
 done
 
 machine() {
@@ -93,16 +92,16 @@ machine() {
 		echo
 		measured=""
 		[ -s "$OUT/$name.date" ] && measured=" (measured $(cat "$OUT/$name.date")$([ -s "$OUT/$name.commit" ] && echo " with commit $(cat "$OUT/$name.commit")"))"
-		echo "\`$(sed "s|$SHARED|../shared|g" "$OUT/$name.cmd")\`$measured"
+		echo "\`$(cat "$OUT/$name.cmd")\`$measured"
 		echo
 		cat "$OUT/$name.md"
 		echo
-		echo "![$name]($OUT/$name.svg)"
+		echo "![$name](../$OUT/$name.svg)"
 		echo
 	done
 	echo "#### What each acceleration brings: the hard puzzles of each size with one switched off"
 	echo
-	echo "\`$(sed "s|$SHARED|../shared|g" "$OUT/ablation-default.cmd") [--no-groups | --no-fold | --no-conflicts | --no-restarts]\`"
+	echo "\`$(cat "$OUT/ablation-default.cmd") [--no-groups | --no-fold | --no-conflicts | --no-restarts]\`"
 	echo
 	head -n 2 "$OUT/ablation-default.md" | sed 's/^|/| configuration |/; 2s/^| configuration |/|---|/'
 	for a in $ABLATION; do
@@ -113,4 +112,4 @@ machine() {
 } >"$OUT/RESULTS.md"
 
 scripts/splice.sh results "$OUT/RESULTS.md"
-echo "results/RESULTS.md and README.md updated" >&2
+echo "results/RESULTS.md and docs/results.md updated" >&2
