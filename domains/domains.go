@@ -3,7 +3,7 @@ package domains
 
 import _ "embed"
 
-// Sudoku is the paper's Sudoku domain (seed 003, Listing 6) with only the
+// Sudoku is the paper's Sudoku domain (Listing 6) with only the
 // PDF-extraction damage repaired.
 //
 //go:embed sudoku.hddl

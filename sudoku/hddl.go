@@ -81,7 +81,7 @@ func WriteDomain(w io.Writer, k int) error {
 		}
 		return strings.Join(parts, " ")
 	}
-	p("; The Sudoku domain of seed 003 (Listing 6) for %d×%d grids, written by htnsat.\n", n, n)
+	p("; The Sudoku domain of \"Planning Sudoku for HDDL\" (Listing 6) for %d×%d grids, written by htnsat.\n", n, n)
 	p("(define (domain sudoku)\n")
 	p("  (:requirements :hierarchy :typing :strips :universal-preconditions)\n")
 	p("  (:types row col - position digit box)\n")

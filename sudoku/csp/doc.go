@@ -2,7 +2,7 @@
 // cell with its domain of digits, one all-different constraint per row,
 // column and box (and per extra region a variant adds), and the
 // propagators of the SOLVER hint panel (Howell, Woodward, Choueiry, Bessiere;
-// ../shared/seeds/001): forward checking (FC), arc consistency on the binary
+// Reeson et al., "An Interactive Constraint-Based Approach to Sudoku", AAAI 2007): forward checking (FC), arc consistency on the binary
 // ≠ decomposition (AC), generalised arc consistency on each all-different
 // constraint (GAC, Régin's matching algorithm), and their singleton
 // strengthenings SAC and SGAC, each on one constraint or variable or on

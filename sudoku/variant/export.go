@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// WriteMiniZinc writes p as a MiniZinc model in the style of seed 004
+// WriteMiniZinc writes p as a MiniZinc model in the style of the well-known MiniZinc models of variants
 // an n×n array of variables, alldifferent rows, columns and boxes, the
 // givens, and one constraint per variant clue. It prints the solution as
 // one line of digits separated by spaces.
@@ -117,7 +117,7 @@ func WriteMiniZinc(w io.Writer, p *Puzzle) error {
 	return bw.Flush()
 }
 
-// WriteXCSP3 writes p as an XCSP3 instance (the format of seed 000's
+// WriteXCSP3 writes p as an XCSP3 instance (the format of the XCSP work on Ludii puzzles,
 // solvers): an array of n×n variables, allDifferent groups, the givens as
 // extension constraints of one tuple, sums, and the binary clues as
 // intension predicates.

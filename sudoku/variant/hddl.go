@@ -11,7 +11,7 @@ import (
 	"github.com/htnsat/htnsat/sudoku"
 )
 
-// HDDL models extend the paper's domain (seed 003, Listing 6) with what
+// HDDL models extend the paper's domain (Listing 6) with what
 // the HTN engines need for killer cages, diagonals, extra regions and
 // thermometers, for any size:
 //
@@ -115,7 +115,7 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 		}
 		return strings.Join(parts, " ")
 	}
-	pr("; The Sudoku domain of seed 003 (Listing 6) for %d×%d grids, with killer cages,\n", n, n)
+	pr("; The Sudoku domain of \"Planning Sudoku for HDDL\" (Listing 6) for %d×%d grids, with killer cages,\n", n, n)
 	pr("; diagonals, extra regions and thermometers (cells in up to %d regions), written by htnsat.\n", k)
 	pr("(define (domain sudoku-variant)\n")
 	pr("  (:requirements :hierarchy :typing :strips :negative-preconditions :universal-preconditions)\n")

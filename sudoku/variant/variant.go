@@ -1,5 +1,5 @@
 // Package variant reads, checks and solves the modern Sudoku variants
-// that setters publish (seed 004 models them in MiniZinc): killer and
+// that setters publish (a well-known post models them in MiniZinc): killer and
 // little killer sums, thermometers, arrows, kropki dots (ratio and
 // difference), XV, renban, German whispers and palindrome lines,
 // quadruples, extra regions, diagonals, anti-knight and anti-king. Puzzles
