@@ -10,7 +10,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 COMMIT   := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 LDFLAGS  := -X main.commit=$(COMMIT)
 
-.PHONY: all build build-cadical test test-cadical e2e lint run bench fuzz ipc pandapi results vet fmt clean
+.PHONY: all build build-cadical test test-cadical e2e e2e-slurm lint run bench fuzz ipc pandapi results vet fmt clean
 
 all: build
 
@@ -45,6 +45,13 @@ test-cadical:
 e2e:
 	$(GO) vet -tags e2e ./internal/web
 	$(GO) test -tags e2e -run TestE2E -count=1 -v ./internal/web
+
+# Experiments through a real Slurm cluster (scripts/slurm-local.sh starts a
+# one-node one): submit, a task over its memory, a task cancelled, collect,
+# submit again. Skips when no Slurm node is up. A few minutes.
+e2e-slurm:
+	$(GO) vet -tags slurm ./cmd/htnsat
+	$(GO) test -tags slurm -run TestSlurm -count=1 -timeout 15m -v ./cmd/htnsat
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

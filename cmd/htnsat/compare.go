@@ -2,20 +2,24 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/internal/report"
+	"github.com/htnsat/htnsat/internal/slurm"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
 	"github.com/htnsat/htnsat/sudoku/csp"
 	"github.com/htnsat/htnsat/sudoku/variant"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 type compareOptions struct {
@@ -38,6 +42,10 @@ type compareOptions struct {
 	// on those given.
 	engineSet  *pflag.FlagSet
 	enginesSet bool
+	// on a Slurm cluster (--process runs)
+	slurm, collect, task string
+	submission, perTask  int
+	so                   slurm.Options
 }
 
 func newCmdCompare(ios *ioStreams) *cobra.Command {
@@ -72,6 +80,17 @@ resident memory.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.enginesSet = cmd.Flags().Changed("engine") || cmd.Flags().Changed("engines")
+			switch {
+			case opts.task != "":
+				if _, err := slurm.TaskID(); err != nil {
+					return &usageError{fmt.Errorf("--slurm-task: %w", err)}
+				}
+				return failure(compare.RunTask(cmd.Context(), opts.task, opts.submission, opts.perTask))
+			case opts.collect != "":
+				return runCompareCollect(cmd.Context(), ios, opts)
+			case opts.slurm != "":
+				return submitCompare(cmd.Context(), ios, opts)
+			}
 			return runCompare(cmd.Context(), ios, opts)
 		},
 	}
@@ -93,6 +112,19 @@ resident memory.`,
 	f.BoolVar(&opts.unique, "unique", false, "direct-sat: tell whether the solution is unique (--count 2)")
 	f.BoolVar(&opts.rate, "rate", false, "rate each puzzle (sudoku rate) first: a rating column, and the median time per rating")
 	f.BoolVar(&opts.process, "process", false, "run each puzzle and HTN engine as a process of its own on HDDL files (htnsat plan), timed from start to exit")
+	f.StringVar(&opts.slurm, "slurm", "", "--process on a Slurm cluster: write the runs as an experiment into this folder and submit it as a job array")
+	f.StringVar(&opts.collect, "collect", "", "read the rows of the Slurm experiment in this folder: the summary, and its CSV file")
+	f.StringVar(&opts.so.Partition, "partition", "", "--slurm: the partition (default: the cluster's)")
+	f.IntVar(&opts.so.RunsPerTask, "runs-per-task", 0, "--slurm: runs one array task does in turn (0: as few tasks as a 1,000-task array allows)")
+	f.IntVar(&opts.so.Throttle, "throttle", 0, "--slurm: most array tasks at once (0: as many as Slurm runs)")
+	f.IntVar(&opts.so.TaskMemMB, "slurm-mem", 0, "--slurm: memory of a task in MiB (0: 1024)")
+	f.BoolVar(&opts.so.NoSubmit, "no-submit", false, "--slurm: write the experiment and its sbatch script, but do not submit it")
+	f.StringVar(&opts.task, "slurm-task", "", "run one task of this Slurm experiment (the sbatch script's command)")
+	f.IntVar(&opts.submission, "submission", 0, "--slurm-task: the submission")
+	f.IntVar(&opts.perTask, "task-runs", 0, "--slurm-task: runs a task does")
+	for _, h := range []string{"slurm-task", "submission", "task-runs"} {
+		f.MarkHidden(h)
+	}
 	opts.engineSet = pflag.NewFlagSet("engine", pflag.ContinueOnError)
 	opts.engine.register(opts.engineSet)
 	f.AddFlagSet(opts.engineSet)
@@ -330,4 +362,91 @@ func joinEngines(es []compare.Engine) string {
 		s[i] = string(e)
 	}
 	return strings.Join(s, ", ")
+}
+
+// submitCompare writes the --process runs of the puzzles as a Slurm
+// experiment and submits what is not done; an experiment already in the
+// folder is submitted again (its runs without a row).
+func submitCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error {
+	var exp *compare.Experiment
+	if _, err := compare.LoadExperiment(opts.slurm); err != nil {
+		if !opts.process {
+			return &usageError{errors.New("--slurm runs the --process comparison: give --process")}
+		}
+		engines, err := compare.ParseEngines(opts.engines)
+		if err != nil {
+			return &usageError{err}
+		}
+		if engines, err = processEngines(opts, engines); err != nil {
+			return err
+		}
+		style, err := sudoku.ParseStyle(opts.style)
+		if err != nil {
+			return &usageError{err}
+		}
+		if len(opts.files) == 0 {
+			return &usageError{errors.New("--slurm: give the puzzle files (-f)")}
+		}
+		puzzles, unread, err := readPuzzleFiles(ctx, ios, opts.files, opts.limit)
+		if err != nil {
+			return err
+		}
+		if unread > 0 {
+			return unreadError(unread)
+		}
+		pr, cleanup, err := newProcess(opts)
+		if err != nil {
+			return err
+		}
+		cleanup()
+		exp = compare.NewExperiment(puzzles, engines, pr, style, opts.timeout, version())
+	}
+	s, err := compare.Submit(ctx, opts.slurm, exp, opts.so)
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	switch {
+	case s.Runs == 0:
+		fmt.Fprintf(ios.Out, "%s: every run has its row; htnsat compare --collect %s reports them\n", opts.slurm, opts.slurm)
+	case s.JobID != "":
+		fmt.Fprintf(ios.Out, "%s: submission %d, %d runs in %d array tasks: job %s\nwhen it is done: htnsat compare --collect %s\n", opts.slurm, s.N, s.Runs, s.Tasks, s.JobID, opts.slurm)
+	default:
+		fmt.Fprintf(ios.Out, "%s: submission %d, %d runs in %d array tasks, not submitted; submit with:\n  %s\n", opts.slurm, s.N, s.Runs, s.Tasks, s.Command)
+	}
+	return nil
+}
+
+// runCompareCollect prints the summary of a Slurm experiment's rows and
+// writes them to compare.csv beside it; runs not finished are listed, and
+// make it exit 1.
+func runCompareCollect(ctx context.Context, ios *ioStreams, opts *compareOptions) error {
+	c, err := compare.Collect(ctx, opts.collect)
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	runs := c.Done()
+	report.Summary(ios.Out, runs)
+	file := filepath.Join(opts.collect, "compare.csv")
+	if err := writeFile(ctx, ios, file, func(w io.Writer) error { return report.WriteCSV(w, runs) }); err != nil {
+		return withCode(exitFailure, err)
+	}
+	fmt.Fprintf(ios.Out, "\n%d runs: %s\n", len(runs), file)
+	disagree := 0
+	for id, r := range c.Runs {
+		p := c.Puzzles[id/len(c.Experiment.Engines)]
+		if msg := disagreement(p, r, 0); r.Status != "" && msg != "" {
+			disagree++
+			fmt.Fprintf(ios.Err, "%s: %s: %s\n", p.Source, r.Engine, msg)
+		}
+	}
+	if len(c.Stopped) > 0 {
+		fmt.Fprintf(ios.Err, "%d runs were stopped by Slurm (their rows say why; htnsat compare --slurm %s runs them again)\n", len(c.Stopped), opts.collect)
+	}
+	if len(c.Missing) > 0 {
+		return withCode(exitFailure, fmt.Errorf("the experiment is not finished: %d of %d runs to go (htnsat compare --slurm %s submits them when no task is queued)", len(c.Missing), len(c.Runs), opts.collect))
+	}
+	if disagree > 0 {
+		return withCode(exitFailure, fmt.Errorf("%d runs disagree with the answers the files record (see above)", disagree))
+	}
+	return nil
 }

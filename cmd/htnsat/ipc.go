@@ -3,13 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/internal/ipc"
-	"github.com/spf13/cobra"
+	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/internal/slurm"
 )
 
 type ipcOptions struct {
@@ -21,6 +26,13 @@ type ipcOptions struct {
 	either  []string
 	from    string
 	pick    ipc.Pick
+	// on a Slurm cluster
+	slurm      string // the experiment folder to write and submit
+	collect    string // the experiment folder to read back
+	task       string // the experiment folder of the task running here
+	submission int
+	perTask    int
+	so         slurm.Options
 }
 
 func newCmdIPC(ios *ioStreams) *cobra.Command {
@@ -32,7 +44,10 @@ func newCmdIPC(ios *ioStreams) *cobra.Command {
   # plan the first 3 problems of every domain with the SAT engine, 2 at a time
   htnsat ipc ~/ipc2020-domains --stage plan --engine htn-sat --first 3 --jobs 2 --csv sat.csv
   # continue that run after an interruption
-  htnsat ipc ~/ipc2020-domains --stage plan --engine htn-sat --first 3 --jobs 2 --csv sat.csv --resume`,
+  htnsat ipc ~/ipc2020-domains --stage plan --engine htn-sat --first 3 --jobs 2 --csv sat.csv --resume
+  # both engines on a Slurm cluster, then the tables
+  htnsat ipc ~/ipc2020-domains --stage plan --engine progression,htn-sat --slurm ~/exp/both
+  htnsat ipc --collect ~/exp/both`,
 		Short: "Run a stage over the IPC 2020 HTN benchmark set and tabulate the results per domain",
 		Long: `Run "htnsat ground" or "htnsat plan" on every problem of the IPC 2020 set
 (default: ../shared/data/ipc2020, beside the repository, or $HTNSAT_SHARED/data/ipc2020;
@@ -56,9 +71,26 @@ what the engines side by side (htnsat plan --engine auto) solve.
 --from CSV runs only the problems that have a row in an earlier run's CSV
 file, narrowed by --status (those rows' statuses) and --over (rows that
 took longer than this): for example, the timeouts of a table again, or the
-problems it solved late.`,
+problems it solved late.
+
+--slurm EXP writes the runs (every problem with every engine of --engine,
+which may list several) as an experiment into the folder EXP and submits it
+to Slurm as one job array; --collect EXP writes the CSV file of each engine
+beside it and prints the tables, as a local run does. Submitting again runs
+only the runs without a row (docs/cluster.md).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case opts.task != "":
+				return runSlurmTask(cmd.Context(), opts)
+			case opts.collect != "":
+				return runCollect(cmd.Context(), ios, opts)
+			case opts.slurm != "" && len(args) == 0:
+				if _, err := ipc.LoadExperiment(opts.slurm); err == nil {
+					// submitting again: the experiment says what to run
+					return submitSlurm(cmd.Context(), ios, opts, nil)
+				}
+			}
 			if len(args) == 1 {
 				opts.dir = args[0]
 			} else {
@@ -91,6 +123,20 @@ problems it solved late.`,
 	f.StringSliceVar(&opts.pick.Statuses, "status", nil, "with --from: only rows with one of these statuses")
 	f.DurationVar(&opts.pick.Over, "over", 0, "with --from: only rows that took longer than this")
 	f.StringArrayVar(&opts.either, "either", nil, "count the problems solved by either of these runs' CSV files (repeatable; see above)")
+	f.StringVar(&opts.slurm, "slurm", "", "write the runs as an experiment into this folder and submit it to Slurm as a job array (see above); --engine may list several engines")
+	f.StringVar(&opts.collect, "collect", "", "read the rows of the Slurm experiment in this folder: CSV files and tables as a local run makes them")
+	f.StringVar(&opts.so.Partition, "partition", "", "--slurm: the partition (default: the cluster's)")
+	f.IntVar(&opts.so.RunsPerTask, "runs-per-task", 0, "--slurm: runs one array task does in turn (0: as few tasks as a 1,000-task array allows)")
+	f.IntVar(&opts.so.Throttle, "throttle", 0, "--slurm: most array tasks at once (0: as many as Slurm runs)")
+	f.IntVar(&opts.so.TaskMemMB, "slurm-mem", 0, "--slurm: memory of a task in MiB (0: --mem plus 256)")
+	f.BoolVar(&opts.so.NoSubmit, "no-submit", false, "--slurm: write the experiment and its sbatch script, but do not submit it")
+	// the side of a task: what the sbatch script runs
+	f.StringVar(&opts.task, "slurm-task", "", "run one task of this Slurm experiment (the sbatch script's command)")
+	f.IntVar(&opts.submission, "submission", 0, "--slurm-task: the submission")
+	f.IntVar(&opts.perTask, "task-runs", 0, "--slurm-task: runs a task does")
+	for _, h := range []string{"slurm-task", "submission", "task-runs"} {
+		f.MarkHidden(h)
+	}
 	return cmd
 }
 
@@ -138,6 +184,15 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 			return err
 		}
 	}
+	if opts.slurm != "" {
+		return submitSlurm(ctx, ios, opts, sel)
+	}
+	if _, err := pipeline.ParseEngine(opts.Engine); err != nil && opts.Stage == "plan" {
+		return &usageError{fmt.Errorf("--engine: %w", err)}
+	} else if err == nil {
+		e, _ := pipeline.ParseEngine(opts.Engine)
+		opts.Engine = string(e)
+	}
 	results, err := ipc.Run(ctx, sel, opts.Options)
 	if opts.Progress != nil {
 		fmt.Fprintf(ios.Err, "\r%80s\r", "")
@@ -154,5 +209,82 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		verb = "solved (" + opts.Engine + ")"
 	}
 	ipc.Table(ios.Out, results, verb)
+	return nil
+}
+
+// submitSlurm writes the experiment of the runs of sel (each problem with
+// each engine) into opts.slurm and submits what is not done.
+func submitSlurm(ctx context.Context, ios *ioStreams, opts *ipcOptions, sel []corpus.Instance) error {
+	var engines []string
+	if opts.Stage == "plan" {
+		for _, name := range strings.Split(opts.Engine, ",") {
+			e, err := pipeline.ParseEngine(name)
+			if err != nil {
+				return &usageError{fmt.Errorf("--engine: %w", err)}
+			}
+			engines = append(engines, string(e))
+		}
+	}
+	var exp *ipc.Experiment
+	if sel != nil {
+		exp = ipc.NewExperiment(sel, engines, opts.Options, version())
+	}
+	s, err := ipc.Submit(ctx, opts.slurm, exp, opts.so)
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	switch {
+	case s.Runs == 0:
+		fmt.Fprintf(ios.Out, "%s: every run has its row; htnsat ipc --collect %s tables them\n", opts.slurm, opts.slurm)
+	case s.JobID != "":
+		fmt.Fprintf(ios.Out, "%s: submission %d, %d runs in %d array tasks: job %s\nwhen it is done: htnsat ipc --collect %s\n", opts.slurm, s.N, s.Runs, s.Tasks, s.JobID, opts.slurm)
+	default:
+		fmt.Fprintf(ios.Out, "%s: submission %d, %d runs in %d array tasks, not submitted; submit with:\n  %s\n", opts.slurm, s.N, s.Runs, s.Tasks, s.Command)
+	}
+	return nil
+}
+
+// runSlurmTask runs the task of this array job ($SLURM_ARRAY_TASK_ID).
+func runSlurmTask(ctx context.Context, opts *ipcOptions) error {
+	if _, err := slurm.TaskID(); err != nil {
+		return &usageError{fmt.Errorf("--slurm-task: %w", err)}
+	}
+	if err := ipc.RunTask(ctx, opts.task, opts.submission, opts.perTask); err != nil {
+		return failure(err)
+	}
+	return nil
+}
+
+// runCollect writes the CSV file of each engine of the experiment in
+// opts.collect (beside the experiment, as a local run's --csv) and prints
+// its table; runs that are not finished are listed, and make it exit 1.
+func runCollect(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
+	c, err := ipc.Collect(ctx, opts.collect)
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	for _, eng := range c.Engines() {
+		rs := c.Results[eng]
+		file := filepath.Join(opts.collect, ipc.CSVName(eng))
+		if err := writeFile(ctx, ios, file, func(w io.Writer) error { return ipc.WriteCSV(w, rs) }); err != nil {
+			return withCode(exitFailure, err)
+		}
+		verb := "grounded"
+		if eng != "" {
+			verb = "solved (" + eng + ")"
+		}
+		fmt.Fprintf(ios.Out, "%s (%d rows)\n\n", file, len(rs))
+		ipc.Table(ios.Out, rs, verb)
+		fmt.Fprintln(ios.Out)
+	}
+	if len(c.Stopped) > 0 {
+		fmt.Fprintf(ios.Err, "%d runs were stopped by Slurm (their rows say why; htnsat ipc --slurm %s runs them again):\n", len(c.Stopped), opts.collect)
+		c.List(ios.Err, c.Stopped, 10)
+	}
+	if len(c.Missing) > 0 {
+		fmt.Fprintf(ios.Err, "%d of %d runs have not run:\n", len(c.Missing), len(c.Experiment.Runs))
+		c.List(ios.Err, c.Missing, 10)
+		return withCode(exitFailure, fmt.Errorf("the experiment is not finished: %d runs to go (htnsat ipc --slurm %s submits them when no task is queued)", len(c.Missing), opts.collect))
+	}
 	return nil
 }
