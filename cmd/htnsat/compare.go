@@ -405,14 +405,7 @@ func submitCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) er
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
-	switch {
-	case s.Runs == 0:
-		fmt.Fprintf(ios.Out, "%s: every run has its row; htnsat compare --collect %s reports them\n", opts.slurm, opts.slurm)
-	case s.JobID != "":
-		fmt.Fprintf(ios.Out, "%s: submission %d, %d runs in %d array tasks: job %s\nwhen it is done: htnsat compare --collect %s\n", opts.slurm, s.N, s.Runs, s.Tasks, s.JobID, opts.slurm)
-	default:
-		fmt.Fprintf(ios.Out, "%s: submission %d, %d runs in %d array tasks, not submitted; submit with:\n  %s\n", opts.slurm, s.N, s.Runs, s.Tasks, s.Command)
-	}
+	printSubmission(ios.Out, "compare", opts.slurm, s)
 	return nil
 }
 

@@ -233,14 +233,7 @@ func submitSlurm(ctx context.Context, ios *ioStreams, opts *ipcOptions, sel []co
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
-	switch {
-	case s.Runs == 0:
-		fmt.Fprintf(ios.Out, "%s: every run has its row; htnsat ipc --collect %s tables them\n", opts.slurm, opts.slurm)
-	case s.JobID != "":
-		fmt.Fprintf(ios.Out, "%s: submission %d, %d runs in %d array tasks: job %s\nwhen it is done: htnsat ipc --collect %s\n", opts.slurm, s.N, s.Runs, s.Tasks, s.JobID, opts.slurm)
-	default:
-		fmt.Fprintf(ios.Out, "%s: submission %d, %d runs in %d array tasks, not submitted; submit with:\n  %s\n", opts.slurm, s.N, s.Runs, s.Tasks, s.Command)
-	}
+	printSubmission(ios.Out, "ipc", opts.slurm, s)
 	return nil
 }
 
@@ -287,4 +280,17 @@ func runCollect(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		return withCode(exitFailure, fmt.Errorf("the experiment is not finished: %d runs to go (htnsat ipc --slurm %s submits them when no task is queued)", len(c.Missing), opts.collect))
 	}
 	return nil
+}
+
+// printSubmission tells what a --slurm submission of command (ipc,
+// compare) did and what to run next.
+func printSubmission(w io.Writer, command, dir string, s *slurm.Submission) {
+	switch {
+	case s.Runs == 0:
+		fmt.Fprintf(w, "%s: every run has its row; htnsat %s --collect %s reads them\n", dir, command, dir)
+	case s.JobID != "":
+		fmt.Fprintf(w, "%s: submission %d, %d runs in %d array tasks: job %s\nwhen it is done: htnsat %s --collect %s\n", dir, s.N, s.Runs, s.Tasks, s.JobID, command, dir)
+	default:
+		fmt.Fprintf(w, "%s: submission %d, %d runs in %d array tasks, not submitted; submit with:\n  %s\n", dir, s.N, s.Runs, s.Tasks, s.Command)
+	}
 }

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
-	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/slurm"
 	"github.com/htnsat/htnsat/sudoku"
 )
@@ -78,44 +75,31 @@ func (e *Experiment) puzzle(i int) (sudoku.Puzzle, error) {
 // i*len(Engines)+k for puzzle i and engine k (Batch's order).
 func (e *Experiment) Runs() int { return len(e.Puzzles) * len(e.Engines) }
 
-func experimentFile(dir string) string { return filepath.Join(dir, "experiment.json") }
-
 // LoadExperiment reads the experiment in dir.
 func LoadExperiment(dir string) (*Experiment, error) {
-	b, err := os.ReadFile(experimentFile(dir))
+	e, err := slurm.Describe[Experiment](context.Background(), dir, nil)
 	if err != nil {
 		return nil, err
 	}
-	var e Experiment
-	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, fmt.Errorf("%s: %w", experimentFile(dir), err)
-	}
+	return e, e.check()
+}
+
+func (e *Experiment) check() error {
 	if len(e.Engines) == 0 {
-		return nil, fmt.Errorf("%s: no engines", experimentFile(dir))
+		return errors.New("experiment: no engines")
 	}
-	return &e, nil
+	return nil
 }
 
 // Submit writes e into dir, or takes the experiment already there (e is
 // then ignored), and submits the runs that have no row (slurm.Submit).
 func Submit(ctx context.Context, dir string, e *Experiment, so slurm.Options) (*slurm.Submission, error) {
-	if old, err := LoadExperiment(dir); err == nil {
-		e = old
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	e, err := slurm.Describe(ctx, dir, e)
+	if err != nil {
 		return nil, err
-	} else if e == nil {
-		return nil, fmt.Errorf("%s holds no experiment", dir)
-	} else {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		b, err := json.Marshal(e)
-		if err != nil {
-			return nil, err
-		}
-		if err := atomicfile.WriteBytes(ctx, experimentFile(dir), append(b, '\n')); err != nil {
-			return nil, err
-		}
+	}
+	if err := e.check(); err != nil {
+		return nil, err
 	}
 	timeout, err := time.ParseDuration(e.Timeout)
 	if err != nil {

@@ -3,17 +3,12 @@ package ipc
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
 
-	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/internal/slurm"
 )
@@ -67,46 +62,34 @@ func (e *Experiment) options(engine string) (Options, error) {
 	return Options{Exe: e.Exe, Stage: e.Stage, Engine: engine, Timeout: d, MemMB: e.MemMB, Extra: e.Extra}, nil
 }
 
-func experimentFile(dir string) string { return filepath.Join(dir, "experiment.json") }
-
 // LoadExperiment reads the experiment of dir.
 func LoadExperiment(dir string) (*Experiment, error) {
-	b, err := os.ReadFile(experimentFile(dir))
+	e, err := slurm.Describe[Experiment](context.Background(), dir, nil)
 	if err != nil {
 		return nil, err
 	}
-	var e Experiment
-	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, fmt.Errorf("%s: %w", experimentFile(dir), err)
-	}
+	return e, e.check()
+}
+
+// check makes sure the runs are numbered as the files are.
+func (e *Experiment) check() error {
 	for i, r := range e.Runs {
 		if r.ID != i {
-			return nil, fmt.Errorf("%s: run %d has id %d", experimentFile(dir), i, r.ID)
+			return fmt.Errorf("experiment: run %d has id %d", i, r.ID)
 		}
 	}
-	return &e, nil
+	return nil
 }
 
 // Submit writes e into dir, or takes the experiment already there (e is
 // then ignored), and submits the runs that have no row (slurm.Submit).
 func Submit(ctx context.Context, dir string, e *Experiment, so slurm.Options) (*slurm.Submission, error) {
-	if old, err := LoadExperiment(dir); err == nil {
-		e = old
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	e, err := slurm.Describe(ctx, dir, e)
+	if err != nil {
 		return nil, err
-	} else if e == nil {
-		return nil, fmt.Errorf("%s holds no experiment", dir)
-	} else {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		b, err := json.MarshalIndent(e, "", " ")
-		if err != nil {
-			return nil, err
-		}
-		if err := atomicfile.WriteBytes(ctx, experimentFile(dir), append(b, '\n')); err != nil {
-			return nil, err
-		}
+	}
+	if err := e.check(); err != nil {
+		return nil, err
 	}
 	timeout, err := time.ParseDuration(e.Timeout)
 	if err != nil {

@@ -27,7 +27,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +40,39 @@ import (
 	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/plan"
 )
+
+// ExperimentFile is the caller's description of its experiment, in its
+// folder.
+const ExperimentFile = "experiment.json"
+
+// Describe returns the description of the experiment in dir (its
+// ExperimentFile, read into a new T), or, when there is none, writes
+// fresh as its description and returns it: an experiment keeps the runs
+// it was made with, whatever a later submission asks.
+func Describe[T any](ctx context.Context, dir string, fresh *T) (*T, error) {
+	file := filepath.Join(dir, ExperimentFile)
+	b, err := os.ReadFile(file)
+	switch {
+	case err == nil:
+		e := new(T)
+		if err := json.Unmarshal(b, e); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		return e, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	case fresh == nil:
+		return nil, fmt.Errorf("%s holds no experiment", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	b, err = json.Marshal(fresh)
+	if err != nil {
+		return nil, err
+	}
+	return fresh, atomicfile.WriteBytes(ctx, file, append(b, '\n'))
+}
 
 // Options are the cluster's side of a submission.
 type Options struct {
