@@ -42,10 +42,7 @@ type compareOptions struct {
 	// on those given.
 	engineSet  *pflag.FlagSet
 	enginesSet bool
-	// on a Slurm cluster (--process runs)
-	slurm, collect, task string
-	submission, perTask  int
-	so                   slurm.Options
+	slurmFlags // on a Slurm cluster (--process runs)
 }
 
 func newCmdCompare(ios *ioStreams) *cobra.Command {
@@ -112,19 +109,7 @@ resident memory.`,
 	f.BoolVar(&opts.unique, "unique", false, "direct-sat: tell whether the solution is unique (--count 2)")
 	f.BoolVar(&opts.rate, "rate", false, "rate each puzzle (sudoku rate) first: a rating column, and the median time per rating")
 	f.BoolVar(&opts.process, "process", false, "run each puzzle and HTN engine as a process of its own on HDDL files (htnsat plan), timed from start to exit")
-	f.StringVar(&opts.slurm, "slurm", "", "--process on a Slurm cluster: write the runs as an experiment into this folder and submit it as a job array")
-	f.StringVar(&opts.collect, "collect", "", "read the rows of the Slurm experiment in this folder: the summary, and its CSV file")
-	f.StringVar(&opts.so.Partition, "partition", "", "--slurm: the partition (default: the cluster's)")
-	f.IntVar(&opts.so.RunsPerTask, "runs-per-task", 0, "--slurm: runs one array task does in turn (0: as few tasks as a 1,000-task array allows)")
-	f.IntVar(&opts.so.Throttle, "throttle", 0, "--slurm: most array tasks at once (0: as many as Slurm runs)")
-	f.IntVar(&opts.so.TaskMemMB, "slurm-mem", 0, "--slurm: memory of a task in MiB (0: 1024)")
-	f.BoolVar(&opts.so.NoSubmit, "no-submit", false, "--slurm: write the experiment and its sbatch script, but do not submit it")
-	f.StringVar(&opts.task, "slurm-task", "", "run one task of this Slurm experiment (the sbatch script's command)")
-	f.IntVar(&opts.submission, "submission", 0, "--slurm-task: the submission")
-	f.IntVar(&opts.perTask, "task-runs", 0, "--slurm-task: runs a task does")
-	for _, h := range []string{"slurm-task", "submission", "task-runs"} {
-		f.MarkHidden(h)
-	}
+	opts.slurmFlags.register(f, "--process on a Slurm cluster: write the runs as an experiment into this folder and submit it as a job array", "1024")
 	opts.engineSet = pflag.NewFlagSet("engine", pflag.ContinueOnError)
 	opts.engine.register(opts.engineSet)
 	f.AddFlagSet(opts.engineSet)

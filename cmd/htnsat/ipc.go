@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/internal/ipc"
@@ -26,13 +27,37 @@ type ipcOptions struct {
 	either  []string
 	from    string
 	pick    ipc.Pick
-	// on a Slurm cluster
+	slurmFlags
+}
+
+// slurmFlags are the flags of ipc and compare --process on a Slurm
+// cluster.
+type slurmFlags struct {
 	slurm      string // the experiment folder to write and submit
 	collect    string // the experiment folder to read back
 	task       string // the experiment folder of the task running here
 	submission int
 	perTask    int
 	so         slurm.Options
+}
+
+// register adds the flags; what says what --slurm submits, defMem the
+// default of --slurm-mem.
+func (sf *slurmFlags) register(f *pflag.FlagSet, what, defMem string) {
+	f.StringVar(&sf.slurm, "slurm", "", what)
+	f.StringVar(&sf.collect, "collect", "", "read the rows of the Slurm experiment in this folder: its CSV file(s) and tables, as a local run makes them")
+	f.StringVar(&sf.so.Partition, "partition", "", "--slurm: the partition (default: the cluster's)")
+	f.IntVar(&sf.so.RunsPerTask, "runs-per-task", 0, "--slurm: runs one array task does in turn (0: as few tasks as a 1,000-task array allows)")
+	f.IntVar(&sf.so.Throttle, "throttle", 0, "--slurm: most array tasks at once (0: as many as Slurm runs)")
+	f.IntVar(&sf.so.TaskMemMB, "slurm-mem", 0, "--slurm: memory of a task in MiB (0: "+defMem+")")
+	f.BoolVar(&sf.so.NoSubmit, "no-submit", false, "--slurm: write the experiment and its sbatch script, but do not submit it")
+	// the side of a task: what the sbatch script runs
+	f.StringVar(&sf.task, "slurm-task", "", "run one task of this Slurm experiment (the sbatch script's command)")
+	f.IntVar(&sf.submission, "submission", 0, "--slurm-task: the submission")
+	f.IntVar(&sf.perTask, "task-runs", 0, "--slurm-task: runs a task does")
+	for _, h := range []string{"slurm-task", "submission", "task-runs"} {
+		f.MarkHidden(h)
+	}
 }
 
 func newCmdIPC(ios *ioStreams) *cobra.Command {
@@ -123,20 +148,7 @@ only the runs without a row (docs/cluster.md).`,
 	f.StringSliceVar(&opts.pick.Statuses, "status", nil, "with --from: only rows with one of these statuses")
 	f.DurationVar(&opts.pick.Over, "over", 0, "with --from: only rows that took longer than this")
 	f.StringArrayVar(&opts.either, "either", nil, "count the problems solved by either of these runs' CSV files (repeatable; see above)")
-	f.StringVar(&opts.slurm, "slurm", "", "write the runs as an experiment into this folder and submit it to Slurm as a job array (see above); --engine may list several engines")
-	f.StringVar(&opts.collect, "collect", "", "read the rows of the Slurm experiment in this folder: CSV files and tables as a local run makes them")
-	f.StringVar(&opts.so.Partition, "partition", "", "--slurm: the partition (default: the cluster's)")
-	f.IntVar(&opts.so.RunsPerTask, "runs-per-task", 0, "--slurm: runs one array task does in turn (0: as few tasks as a 1,000-task array allows)")
-	f.IntVar(&opts.so.Throttle, "throttle", 0, "--slurm: most array tasks at once (0: as many as Slurm runs)")
-	f.IntVar(&opts.so.TaskMemMB, "slurm-mem", 0, "--slurm: memory of a task in MiB (0: --mem plus 256)")
-	f.BoolVar(&opts.so.NoSubmit, "no-submit", false, "--slurm: write the experiment and its sbatch script, but do not submit it")
-	// the side of a task: what the sbatch script runs
-	f.StringVar(&opts.task, "slurm-task", "", "run one task of this Slurm experiment (the sbatch script's command)")
-	f.IntVar(&opts.submission, "submission", 0, "--slurm-task: the submission")
-	f.IntVar(&opts.perTask, "task-runs", 0, "--slurm-task: runs a task does")
-	for _, h := range []string{"slurm-task", "submission", "task-runs"} {
-		f.MarkHidden(h)
-	}
+	opts.slurmFlags.register(f, "write the runs as an experiment into this folder and submit it to Slurm as a job array (see above); --engine may list several engines", "--mem plus 256")
 	return cmd
 }
 
