@@ -42,7 +42,7 @@ func (s *Solution) ToPlan(t *Task) *plan.Plan {
 		}
 		return out
 	}
-	p := &plan.Plan{}
+	p := &plan.Plan{Costed: d.Costs}
 	id := make([]int, len(s.Nodes))
 	for i := range id {
 		id[i] = -1
@@ -51,6 +51,7 @@ func (s *Solution) ToPlan(t *Task) *plan.Plan {
 		id[n] = i
 		a := &t.Actions[s.Nodes[n].Task]
 		p.Actions = append(p.Actions, plan.Action{ID: i, Name: d.Actions[a.Schema].Name, Args: objs(a.Args)})
+		p.Cost += d.ActionCost(a.Schema)
 	}
 	next := len(s.Order)
 	// expand replaces synthetic tasks by their children

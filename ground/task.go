@@ -36,6 +36,10 @@ type Action struct {
 	Del    []FactID
 }
 
+// ActionCost is the cost of ground action a (hddl.Domain.ActionCost: 1
+// in a domain without costs).
+func (t *Task) ActionCost(a TaskID) int { return t.Problem.Domain.ActionCost(t.Actions[a].Schema) }
+
 // Compound is a ground compound task.
 type Compound struct {
 	// Schema indexes the domain's tasks, or is -1 for a synthetic choice

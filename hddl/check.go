@@ -214,9 +214,43 @@ var notSupportedSections = map[string]string{
 
 func (c *checker) unknownSection(s *unknownSection, where string) {
 	key := strings.ToLower(s.Key.Value)
+	switch {
+	case key == ":functions" && where == "domain":
+		c.functions(s)
+		return
+	case key == ":metric" && where == "problem":
+		c.metric(s)
+		return
+	}
 	if msg, ok := notSupportedSections[key]; ok {
 		c.errorf(s.Pos, "%s", msg)
 		return
 	}
 	c.errorf(s.Pos, "unknown section %s in a %s", s.Key.Value, where)
+}
+
+// functions checks a domain's :functions: htnsat takes the one function of
+// action costs, "(total-cost) - number", and no numeric fluent else.
+func (c *checker) functions(s *unknownSection) {
+	for i := 0; i < len(s.Body); i++ {
+		b := s.Body[i]
+		switch {
+		case len(b.List) == 1 && b.List[0].Atom == "total-cost":
+			c.d.Costs = true
+		case b.List == nil && b.Atom == "-" && i+1 < len(s.Body) && s.Body[i+1].Atom == "number":
+			i++ // the type of the function before
+		default:
+			c.errorf(b.Pos, "numeric fluents are not supported: :functions may declare (total-cost) - number, the actions' costs, and nothing else")
+			return
+		}
+	}
+}
+
+// metric checks a problem's :metric: minimize (total-cost), the one metric
+// htnsat knows (a plan's cost, or its length without costs).
+func (c *checker) metric(s *unknownSection) {
+	if len(s.Body) == 2 && strings.EqualFold(s.Body[0].Atom, "minimize") && len(s.Body[1].List) == 1 && s.Body[1].List[0].Atom == "total-cost" {
+		return
+	}
+	c.errorf(s.Pos, "the only plan metric htnsat knows is (:metric minimize (total-cost))")
 }

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/htnsat/htnsat/internal/excerpt"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -139,8 +142,56 @@ func (c *checker) actionBody(s *taskSection, a *Action) {
 	sc := c.paramScope(set)
 	a.NumParams = len(sc.vars)
 	a.Precondition = c.formula(set.formula(":precondition"), sc, ctxPrecondition)
-	a.Effect = c.formula(set.formula(":effect"), sc, ctxEffect)
+	eff := set.formula(":effect")
+	a.Cost, eff = c.actionCost(eff)
+	a.Effect = c.formula(eff, sc, ctxEffect)
 	a.Vars = sc.vars
+}
+
+// actionCost takes the cost of an action, (increase (total-cost) N), out
+// of the top of its effect (the effect alone, or a conjunct of it); what
+// is left is the logical effect. A numeric effect anywhere else is an
+// error of formula1.
+func (c *checker) actionCost(eff *formula) (int, *formula) {
+	if eff == nil {
+		return 0, nil
+	}
+	take := func(f *formula) (int, bool) {
+		if f.Num == nil {
+			return 0, false
+		}
+		switch {
+		case !strings.EqualFold(f.Op, "increase"):
+			c.errorf(f.Pos, "numeric effects (%s) are not supported: htnsat takes (increase (total-cost) N), an action's cost", f.Op)
+		case f.Pred.Value != "total-cost" || len(f.Args) > 0:
+			c.errorf(f.Pred.Pos, "numeric fluents are not supported: htnsat takes (increase (total-cost) N), an action's cost, not %s", f.Pred.Value)
+		default:
+			n, err := strconv.Atoi(f.Num.Value)
+			if err != nil || n < 0 {
+				c.errorf(f.Num.Pos, "the cost %s is not a whole number of 0 or more", excerpt.Quote(f.Num.Value))
+				return 0, true
+			}
+			c.d.Costs = true
+			return n, true
+		}
+		return 0, true
+	}
+	if n, ok := take(eff); ok {
+		return n, nil
+	}
+	if !strings.EqualFold(eff.Op, "and") {
+		return 0, eff
+	}
+	cost, rest := 0, *eff
+	rest.Subs = nil
+	for _, s := range eff.Subs {
+		if n, ok := take(s); ok {
+			cost += n
+			continue
+		}
+		rest.Subs = append(rest.Subs, s)
+	}
+	return cost, &rest
 }
 
 func (c *checker) methodBody(s *taskSection, m *Method) {

@@ -20,6 +20,10 @@ func (c *checker) formula(f *formula, sc *scope, ctx formulaCtx) *Formula {
 
 func (c *checker) formula1(f *formula, sc *scope, ctx formulaCtx, inWhen bool) *Formula {
 	pos := posOf(f.Pos)
+	if f.Num != nil {
+		c.errorf(f.Pos, "a numeric expression is only allowed as an action's cost, (increase (total-cost) N) at the top of its effect")
+		return &Formula{Kind: FTrue, Pos: pos}
+	}
 	if f.Pred != nil {
 		return c.atom(f, sc, ctx)
 	}

@@ -24,9 +24,10 @@ var connectives = map[string]bool{
 	"forall": true, "exists": true,
 }
 
-// numericOps are the operators of numeric effects, which htnsat does not
-// read; told apart from a predicate of the same name by the "(" of their
-// function term.
+// numericOps are the operators of numeric effects, told apart from a
+// predicate of the same name by the "(" of their function term; htnsat
+// takes (increase (total-cost) N) in an action's effect, the cost of the
+// action, and no other.
 var numericOps = map[string]bool{"increase": true, "decrease": true, "assign": true, "scale-up": true, "scale-down": true}
 
 // parseFormula is the participle production for formulas:
@@ -112,6 +113,14 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 		if head.Type != tokName && !(head.Type == tokOp && head.Value == "=") {
 			return nil, unexpected(&head, "a predicate name")
 		}
+		if head.Value == "=" {
+			if ok, err := skipTotalCost(sc); err != nil {
+				return nil, err
+			} else if ok {
+				forms = forms[:len(forms)-1]
+				continue
+			}
+		}
 		f.Pred = idents.next(&head)
 		buf = buf[:0]
 		for {
@@ -142,6 +151,38 @@ func readInitBody(body *lexer.Token) (formulaList, error) {
 		}
 		out = append(out, f)
 	}
+}
+
+// skipTotalCost reads "(total-cost) N)" after "(=" in :init, the start
+// of the plan's cost, which a plan always starts at 0 for htnsat: ok says
+// there was such an item (read), err a numeric fluent of another name.
+func skipTotalCost(sc *scanner) (ok bool, err error) {
+	save := *sc
+	t, err := sc.next()
+	if err != nil || t.Type != tokLParen {
+		*sc = save
+		return false, nil
+	}
+	fn, err := sc.next()
+	if err != nil {
+		return false, err
+	}
+	if fn.Type != tokName || fn.Value != "total-cost" {
+		return false, &Error{Pos: posOf(fn.Pos), Msg: "numeric fluents are not supported: :init may set (total-cost), and nothing else numeric"}
+	}
+	for _, want := range []string{")", "value", ")"} {
+		t, err := sc.next()
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case want == "value" && t.Type != tokName:
+			return false, unexpected(&t, "the start of total-cost (a number)")
+		case want == ")" && t.Type != tokRParen:
+			return false, unexpected(&t, "\")\"")
+		}
+	}
+	return true, nil
 }
 
 // countInit counts the opening parentheses and the words (runs of name
@@ -207,7 +248,33 @@ func readFormula(lex tokens, depth int) (*formula, error) {
 	case head.Type == tokName || (head.Type == tokOp && head.Value == "="):
 		lex.Next()
 		if numericOps[strings.ToLower(head.Value)] && lex.Peek().Type == tokLParen {
-			return nil, &Error{Pos: posOf(head.Pos), Msg: "numeric effects (" + head.Value + " (f ...) n) are not supported: htnsat reads STRIPS effects only"}
+			// (increase (f args) value): the checker says what it takes
+			f.Op = head.Value
+			lex.Next()
+			fn := lex.Next()
+			if fn.Type != tokName {
+				return nil, unexpected(fn, "a function name")
+			}
+			f.Pred = &ident{Pos: fn.Pos, Value: fn.Value}
+			for t := lex.Peek(); t.Type == tokName || t.Type == tokVar; t = lex.Peek() {
+				lex.Next()
+				f.Args = append(f.Args, &ident{Pos: t.Pos, Value: t.Value})
+			}
+			if cl := lex.Next(); cl.Type != tokRParen {
+				return nil, unexpected(cl, "\")\" after the function's arguments")
+			}
+			v := lex.Next()
+			if v.Type != tokName {
+				return nil, &Error{Pos: posOf(v.Pos), Msg: "the value of " + head.Value + " must be a whole number of 0 or more (costs given by functions are not supported)"}
+			}
+			f.Num = &ident{Pos: v.Pos, Value: v.Value}
+			end := lex.Peek()
+			if end.Type != tokRParen {
+				return nil, unexpected(end, "\")\"")
+			}
+			lex.Next()
+			f.EndPos = end.Pos
+			return f, nil
 		}
 		f.Pred = &ident{Pos: head.Pos, Value: head.Value}
 		for t := lex.Peek(); t.Type == tokName || t.Type == tokVar; t = lex.Peek() {

@@ -98,7 +98,11 @@ type Action struct {
 	NumParams    int
 	Precondition *Formula // nil means true
 	Effect       *Formula // nil means no effect
-	Pos          Pos
+	// Cost is what (increase (total-cost) N) in the effect adds; in a
+	// domain without costs (Domain.Costs false) every action costs 1
+	// (see Domain.ActionCost).
+	Cost int
+	Pos  Pos
 }
 
 // Params returns the action's parameters.
@@ -159,7 +163,10 @@ func (m *Method) Params() []Param { return m.Vars[:m.NumParams] }
 
 // Domain is a checked HDDL domain.
 type Domain struct {
-	Name         string
+	Name string
+	// Costs says that the domain has action costs: it declares the
+	// function total-cost, or an action increases it.
+	Costs        bool
 	File         string
 	Requirements []string
 	Types        []Type
@@ -290,4 +297,14 @@ func (p *Problem) IsTotalOrder() bool {
 		}
 	}
 	return true
+}
+
+// ActionCost is the cost of action i: its (increase (total-cost) N) in a
+// domain with costs, 1 in a domain without (the length of a plan is its
+// cost).
+func (d *Domain) ActionCost(i int) int {
+	if !d.Costs {
+		return 1
+	}
+	return d.Actions[i].Cost
 }

@@ -3,6 +3,7 @@ package hddl
 import (
 	"bufio"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -36,6 +37,9 @@ func WriteDomain(w io.Writer, d *Domain) error {
 			p.s("    ", o.Name, " - ", d.Types[o.Type].Name, "\n")
 		}
 		p.s("  )\n")
+	}
+	if d.Costs {
+		p.s("  (:functions (total-cost) - number)\n")
 	}
 	if len(d.Predicates) > 0 {
 		p.s("  (:predicates\n")
@@ -158,7 +162,14 @@ func (p *printer) action(a *Action) {
 		p.s("\n    :precondition ")
 		p.formula(a.Precondition, a.Vars)
 	}
-	if a.Effect != nil {
+	switch {
+	case a.Cost > 0 && a.Effect != nil:
+		p.s("\n    :effect (and ")
+		p.formula(a.Effect, a.Vars)
+		p.s(" (increase (total-cost) ", strconv.Itoa(a.Cost), "))")
+	case a.Cost > 0:
+		p.s("\n    :effect (increase (total-cost) ", strconv.Itoa(a.Cost), ")")
+	case a.Effect != nil:
 		p.s("\n    :effect ")
 		p.formula(a.Effect, a.Vars)
 	}

@@ -198,8 +198,9 @@ type formula struct {
 	Op     string        // and, or, not, imply, when, forall, exists (as written)
 	Subs   []*formula    // operands, or the body of a quantifier
 	QVars  []*typedGroup // quantified variables
-	Pred   *ident        // the predicate of an atom ("=" included)
-	Args   []*ident      // the arguments of an atom
+	Pred   *ident        // the predicate of an atom ("=" included), or the function of a numeric effect
+	Args   []*ident      // the arguments of an atom or of that function
+	Num    *ident        // a numeric effect's value: (increase (total-cost) Num)
 	EndPos lexer.Position
 }
 

@@ -14,6 +14,11 @@ type Plan struct {
 	Actions []Action // in execution order
 	Root    []int    // ids of the tasks of the initial network, in order
 	Decomps []Decomposition
+	// Cost is the plan's cost, written before "==>" as "; cost N" when
+	// Costed (a domain with action costs), and read back from there: the
+	// verifier checks it.
+	Cost   int
+	Costed bool
 }
 
 // Action is one line "<id> <action> <args>".
@@ -37,6 +42,9 @@ type Decomposition struct {
 // Write writes the plan in the IPC 2020 format.
 func (p *Plan) Write(w io.Writer) error {
 	b := bufio.NewWriter(w)
+	if p.Costed {
+		fmt.Fprintf(b, "; cost %d\n", p.Cost)
+	}
 	b.WriteString("==>\n")
 	for _, a := range p.Actions {
 		fmt.Fprintf(b, "%d %s\n", a.ID, call(a.Name, a.Args))

@@ -62,6 +62,8 @@ func Read(r io.Reader) (*Plan, error) {
 		if !started {
 			if text == "==>" {
 				started = true
+			} else if c, ok := costLine(text); ok {
+				p.Cost, p.Costed = c, true
 			}
 			continue
 		}
@@ -144,4 +146,20 @@ func Read(r io.Reader) (*Plan, error) {
 		return nil, &Error{Line: line, Msg: "no root line"}
 	}
 	return p, nil
+}
+
+// costLine reads "; cost N" (also ";; cost = N"), the cost a plan says it
+// has.
+func costLine(text string) (int, bool) {
+	t := strings.TrimLeft(text, ";")
+	if len(t) == len(text) {
+		return 0, false
+	}
+	t, ok := strings.CutPrefix(strings.TrimSpace(t), "cost")
+	if !ok {
+		return 0, false
+	}
+	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "="))
+	n, err := strconv.Atoi(t)
+	return n, err == nil && n >= 0
 }

@@ -21,7 +21,9 @@ import (
 //   - the actions are executable in order from the initial state;
 //   - every task can be placed where the orderings put it, and every method
 //     precondition holds in a state between the method's predecessors and
-//     its first subtask; the goal holds at the end.
+//     its first subtask; the goal holds at the end;
+//   - the cost the plan says it has ("; cost N", Plan.Costed) is what its
+//     actions cost.
 //
 // Method variables that the plan does not bind (the column variables of
 // m-check-row) are found by matching the precondition against the state,
@@ -134,9 +136,27 @@ func (v *verifier) tick() error {
 	return nil
 }
 
+// Cost is the cost of pl's actions in p's domain: their (increase
+// (total-cost) N), or 1 each in a domain without costs. An action the
+// domain does not know costs nothing (Verify reports it).
+func Cost(p *hddl.Problem, pl *plan.Plan) int {
+	c := 0
+	for _, a := range pl.Actions {
+		if i := p.Domain.ActionIndex(a.Name); i >= 0 {
+			c += p.Domain.ActionCost(i)
+		}
+	}
+	return c
+}
+
 func (v *verifier) run() error {
 	if err := v.buildTree(); err != nil {
 		return err
+	}
+	if v.plan.Costed {
+		if c := Cost(v.p, v.plan); c != v.plan.Cost {
+			return v.errf(0, "the plan says it costs %d, its actions cost %d", v.plan.Cost, c)
+		}
 	}
 	if err := v.simulate(); err != nil {
 		return err

@@ -77,6 +77,7 @@ type planReport struct {
 	Status       plan.Status        `json:"status"`
 	Message      string             `json:"message,omitempty"`
 	PlanLength   int                `json:"plan_length"`
+	PlanCost     int                `json:"plan_cost"` // its actions' costs; its length in a domain without costs
 	Verified     bool               `json:"verified"`
 	Facts        int                `json:"facts"`
 	Actions      int                `json:"actions"`
@@ -178,6 +179,10 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 	}
 	if res.Plan != nil {
 		rep.PlanLength = res.Plan.Length()
+		rep.PlanCost = res.Plan.Length()
+		if res.Plan.Costed {
+			rep.PlanCost = res.Plan.Cost
+		}
 	}
 	rep.Verified = res.Verified
 	for s, d := range res.Times {
@@ -192,7 +197,11 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func printPlanStats(w io.Writer, r *planReport) {
-	fmt.Fprintf(w, "plan: %d actions, verified: %v\n", r.PlanLength, r.Verified)
+	cost := ""
+	if r.PlanCost != r.PlanLength {
+		cost = fmt.Sprintf(", cost %d", r.PlanCost)
+	}
+	fmt.Fprintf(w, "plan: %d actions%s, verified: %v\n", r.PlanLength, cost, r.Verified)
 	fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods (%d compacted)\n", r.Facts, r.Actions, r.Methods, r.Compact)
 	if r.Engine == string(pipeline.Auto) {
 		fmt.Fprintf(w, "engine: auto, the plan by %s\n", r.AnsweredBy)

@@ -51,7 +51,11 @@ plan line it concerns.`,
 				}
 				return withCode(exitFailure, fmt.Errorf("%s: invalid: %w", args[2], err))
 			}
-			fmt.Fprintf(ios.Out, "%s: valid plan (%d actions, %d decompositions)\n", args[2], pl.Length(), len(pl.Decomps))
+			cost := ""
+			if p.Domain.Costs {
+				cost = fmt.Sprintf(", cost %d", verify.Cost(p, pl))
+			}
+			fmt.Fprintf(ios.Out, "%s: valid plan (%d actions, %d decompositions%s)\n", args[2], pl.Length(), len(pl.Decomps), cost)
 			return nil
 		},
 	}
