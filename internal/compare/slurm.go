@@ -77,14 +77,11 @@ func (e *Experiment) Runs() int { return len(e.Puzzles) * len(e.Engines) }
 
 // LoadExperiment reads the experiment in dir.
 func LoadExperiment(dir string) (*Experiment, error) {
-	e, err := slurm.Describe[Experiment](context.Background(), dir, nil)
-	if err != nil {
-		return nil, err
-	}
-	return e, e.check()
+	return slurm.Describe[Experiment](context.Background(), dir, nil)
 }
 
-func (e *Experiment) check() error {
+// Check makes sure the experiment has engines to run.
+func (e *Experiment) Check() error {
 	if len(e.Engines) == 0 {
 		return errors.New("experiment: no engines")
 	}
@@ -96,9 +93,6 @@ func (e *Experiment) check() error {
 func Submit(ctx context.Context, dir string, e *Experiment, so slurm.Options) (*slurm.Submission, error) {
 	e, err := slurm.Describe(ctx, dir, e)
 	if err != nil {
-		return nil, err
-	}
-	if err := e.check(); err != nil {
 		return nil, err
 	}
 	timeout, err := time.ParseDuration(e.Timeout)

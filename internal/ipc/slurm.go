@@ -64,15 +64,11 @@ func (e *Experiment) options(engine string) (Options, error) {
 
 // LoadExperiment reads the experiment of dir.
 func LoadExperiment(dir string) (*Experiment, error) {
-	e, err := slurm.Describe[Experiment](context.Background(), dir, nil)
-	if err != nil {
-		return nil, err
-	}
-	return e, e.check()
+	return slurm.Describe[Experiment](context.Background(), dir, nil)
 }
 
-// check makes sure the runs are numbered as the files are.
-func (e *Experiment) check() error {
+// Check makes sure the runs are numbered as the files are.
+func (e *Experiment) Check() error {
 	for i, r := range e.Runs {
 		if r.ID != i {
 			return fmt.Errorf("experiment: run %d has id %d", i, r.ID)
@@ -86,9 +82,6 @@ func (e *Experiment) check() error {
 func Submit(ctx context.Context, dir string, e *Experiment, so slurm.Options) (*slurm.Submission, error) {
 	e, err := slurm.Describe(ctx, dir, e)
 	if err != nil {
-		return nil, err
-	}
-	if err := e.check(); err != nil {
 		return nil, err
 	}
 	timeout, err := time.ParseDuration(e.Timeout)

@@ -45,17 +45,27 @@ import (
 // folder.
 const ExperimentFile = "experiment.json"
 
+// Description is a caller's description of its experiment, which can
+// tell whether it is whole.
+type Description interface{ Check() error }
+
 // Describe returns the description of the experiment in dir (its
-// ExperimentFile, read into a new T), or, when there is none, writes
-// fresh as its description and returns it: an experiment keeps the runs
-// it was made with, whatever a later submission asks.
-func Describe[T any](ctx context.Context, dir string, fresh *T) (*T, error) {
+// ExperimentFile, read into a new T, then checked), or, when there is
+// none, writes fresh as its description and returns it: an experiment
+// keeps the runs it was made with, whatever a later submission asks.
+func Describe[T any, PT interface {
+	*T
+	Description
+}](ctx context.Context, dir string, fresh PT) (PT, error) {
 	file := filepath.Join(dir, ExperimentFile)
 	b, err := os.ReadFile(file)
 	switch {
 	case err == nil:
-		e := new(T)
+		e := PT(new(T))
 		if err := json.Unmarshal(b, e); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		if err := e.Check(); err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 		return e, nil
@@ -63,6 +73,9 @@ func Describe[T any](ctx context.Context, dir string, fresh *T) (*T, error) {
 		return nil, err
 	case fresh == nil:
 		return nil, fmt.Errorf("%s holds no experiment", dir)
+	}
+	if err := fresh.Check(); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
