@@ -37,8 +37,13 @@ type Action struct {
 }
 
 // ActionCost is the cost of ground action a (hddl.Domain.ActionCost: 1
-// in a domain without costs).
-func (t *Task) ActionCost(a TaskID) int { return t.Problem.Domain.ActionCost(t.Actions[a].Schema) }
+// in a domain without costs, or in a task built without a problem).
+func (t *Task) ActionCost(a TaskID) int {
+	if t.Problem == nil || t.Problem.Domain == nil {
+		return 1
+	}
+	return t.Problem.Domain.ActionCost(t.Actions[a].Schema)
+}
 
 // Compound is a ground compound task.
 type Compound struct {

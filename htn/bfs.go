@@ -18,7 +18,8 @@ import (
 // The heuristic is the relaxed composition estimate (rc.go) or the least
 // number of actions the tasks of the network decompose into, ignoring
 // preconditions (admissible for A* on plan length; see Heuristic); g is the
-// number of actions applied so far.
+// cost of the actions applied so far (their number in a domain without
+// costs).
 
 type bent struct {
 	uid  int32
@@ -51,16 +52,28 @@ type bnode struct {
 type bheap struct {
 	nodes []*bnode
 	astar bool
+	// wq is the weight of h in A*'s f = g + w·h, in quarters (0: 4, plain
+	// A*)
+	wq int64
+}
+
+// f is the order of the open list: h in greedy search, g + w·h in A*
+// (times 4).
+func (h *bheap) f(n *bnode) int64 {
+	if !h.astar {
+		return int64(n.h)
+	}
+	w := h.wq
+	if w == 0 {
+		w = 4
+	}
+	return 4*int64(n.g) + w*int64(n.h)
 }
 
 func (h *bheap) Len() int { return len(h.nodes) }
 func (h *bheap) Less(i, j int) bool {
 	a, b := h.nodes[i], h.nodes[j]
-	fa, fb := a.h, b.h
-	if h.astar {
-		fa, fb = a.g+a.h, b.g+b.h
-	}
-	if fa != fb {
+	if fa, fb := h.f(a), h.f(b); fa != fb {
 		return fa < fb
 	}
 	return a.g > b.g // deeper first among equals
@@ -75,6 +88,9 @@ func (h *bheap) Pop() any {
 	h.nodes = h.nodes[:len(h.nodes)-1]
 	return n
 }
+
+// maxG caps a node's g, so that sums of g and h stay within int32.
+const maxG = 1 << 29
 
 type bfs struct {
 	v       *view
@@ -176,10 +192,13 @@ func (b *bfs) h(state sets.Bits, net *bnet) int32 {
 	return int32(s)
 }
 
-// seen records a node's state and network and reports duplicates. The
-// network is written in a canonical order (entries sorted by task, edges
-// by the tasks they join), which identifies equal networks.
-func (b *bfs) seen(n *bnode) bool {
+// seen records a node's state and network and reports duplicates.
+func (b *bfs) seen(n *bnode) bool { return b.visited.add(b.keyOf(n)) }
+
+// keyOf encodes a node's state and network. The network is written in a
+// canonical order (entries sorted by task, edges by the tasks they join),
+// which identifies equal networks.
+func (b *bfs) keyOf(n *bnode) []byte {
 	k := b.key[:0]
 	for _, w := range n.state {
 		k = binary.LittleEndian.AppendUint64(k, w)
@@ -221,7 +240,7 @@ func (b *bfs) seen(n *bnode) bool {
 		}
 	}
 	b.key = k
-	return b.visited.add(k)
+	return k
 }
 
 // successors follow the same rules as the depth-first search: a check
@@ -323,7 +342,7 @@ func (b *bfs) apply(n *bnode, i int) *bnode {
 		for _, f := range a.Add {
 			c.state.Add(int(f))
 		}
-		c.g++
+		c.g = min(c.g+b.v.acost[e.id], maxG)
 	}
 	net := &bnet{ents: make([]bent, 0, len(n.net.ents)-1)}
 	net.ents = append(append(net.ents, n.net.ents[:i]...), n.net.ents[i+1:]...)

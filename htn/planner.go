@@ -179,6 +179,8 @@ type Stats struct {
 	// Complete is set when the eager search of a partially ordered problem
 	// found nothing and the complete search ran after it.
 	Complete bool
+	// Improved counts the plans Optimize found after its first one.
+	Improved int64
 	Duration time.Duration
 }
 
@@ -200,6 +202,13 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 	}
 	stats := &Stats{Search: opt.Search.String()}
 	defer func() { stats.Duration = time.Since(start) }()
+	sol, err := solve(ctx, v, opt, stats)
+	return sol, stats, err
+}
+
+// solve is Solve on a view, counting into stats.
+func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Solution, error) {
+	t := v.t
 	depthFirst := func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
 		var groups []ground.ChoiceGroup
 		if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
@@ -306,7 +315,7 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 		opt.CompletePO = true
 		sol, err = run(opt)
 	}
-	return sol, stats, err
+	return sol, err
 }
 
 // Depth caps of the search of a recursive network (see dfs.depthCap):

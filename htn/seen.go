@@ -10,7 +10,10 @@ import "hash/maphash"
 // a probability of about 2^-128 per pair, which would only prune one of
 // them; a plan is verified all the same.
 type seenSet struct {
-	m      map[[2]uint64]struct{}
+	m map[[2]uint64]struct{}
+	// g holds, for the searches that keep the cheapest path to a node
+	// (cheaper), the least g each node was reached with
+	g      map[[2]uint64]int32
 	s1, s2 maphash.Seed
 }
 
@@ -28,4 +31,19 @@ func (v *seenSet) add(key []byte) bool {
 	return false
 }
 
-func (v *seenSet) reset() { clear(v.m) }
+// cheaper records that key was reached at cost g and reports whether
+// that is cheaper than before (or the first time): a node reached again
+// at a lower cost must be searched again for the search to stay optimal.
+func (v *seenSet) cheaper(key []byte, g int32) bool {
+	if v.g == nil {
+		v.g = map[[2]uint64]int32{}
+	}
+	h := [2]uint64{maphash.Bytes(v.s1, key), maphash.Bytes(v.s2, key)}
+	if old, ok := v.g[h]; ok && old <= g {
+		return false
+	}
+	v.g[h] = g
+	return true
+}
+
+func (v *seenSet) reset() { clear(v.m); clear(v.g) }

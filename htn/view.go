@@ -29,8 +29,11 @@ type view struct {
 	// killOnTrue[f] / killOnFalse[f]: what f becoming permanently true /
 	// false makes inapplicable forever (a reference as in the trail).
 	killOnTrue, killOnFalse [][]int32
-	cost                    []int32 // least number of actions a task needs
-	recursive               bool
+	// acost[a] is the cost of action a (1 in a domain without costs) and
+	// cost[id] the least cost of the actions task id decomposes into
+	acost     []int32
+	cost      []int32
+	recursive bool
 	// comp[c] (per compound task, TaskID-nA) is its strongly connected
 	// component of the task graph (ground.Task.Components), and
 	// recursing[m] tells whether method m has a subtask in its task's
@@ -95,6 +98,10 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	}
 	for i := range v.meths {
 		index(methodRef(int32(i)), v.meths[i].Pre, v.meths[i].NegPre)
+	}
+	v.acost = make([]int32, v.nA)
+	for a := range v.acost {
+		v.acost[a] = int32(min(t.ActionCost(ground.TaskID(a)), math.MaxInt32/4))
 	}
 	if err := v.costs(ctx); err != nil {
 		return nil, err
@@ -189,9 +196,10 @@ func (v *view) goalMasks() {
 	}
 }
 
-// costs computes the least number of actions each task decomposes into
-// (ignoring preconditions): the admissible heuristic of the best-first
-// searches, summed over the tasks of a network. It is Knuth's
+// costs computes the least cost of the actions each task decomposes into
+// (ignoring preconditions; in a domain without costs, the least number of
+// actions): the admissible heuristic of the best-first searches, summed
+// over the tasks of a network. It is Knuth's
 // generalisation of Dijkstra's algorithm: tasks are settled in order of
 // cost, and a method offers its task the sum of its subtasks' costs once
 // all of them are settled. Tasks that only recurse keep MaxInt32.
@@ -211,7 +219,7 @@ func (v *view) costs(ctx context.Context) error {
 		}
 	}
 	for a := 0; a < v.nA; a++ {
-		offer(ground.TaskID(a), 1)
+		offer(ground.TaskID(a), int64(v.acost[a]))
 	}
 	for m := range v.meths {
 		remaining[m] = int32(len(v.meths[m].Subtasks))

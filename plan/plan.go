@@ -81,3 +81,12 @@ func call(name string, args []string) string {
 
 // Length is the number of primitive actions.
 func (p *Plan) Length() int { return len(p.Actions) }
+
+// TotalCost is the plan's cost: Cost in a domain with action costs, else
+// its length.
+func (p *Plan) TotalCost() int64 {
+	if p.Costed {
+		return int64(p.Cost)
+	}
+	return int64(p.Length())
+}

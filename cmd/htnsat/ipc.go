@@ -20,13 +20,15 @@ import (
 
 type ipcOptions struct {
 	ipc.Options
-	dir     string
-	filter  string
-	first   int
-	pandaPI string
-	either  []string
-	from    string
-	pick    ipc.Pick
+	dir               string
+	filter            string
+	first             int
+	pandaPI           string
+	either            []string
+	quality           []string
+	optimize, optimal bool
+	from              string
+	pick              ipc.Pick
 	slurmFlags
 }
 
@@ -128,6 +130,14 @@ only the runs without a row (docs/cluster.md).`,
 			if len(opts.either) > 0 {
 				return ipc.EitherTable(ios.Out, opts.either)
 			}
+			if len(opts.quality) > 0 && len(args) == 0 && opts.Stage == "ground" {
+				// scoring earlier runs only
+				runs, err := ipc.ReadRuns(opts.quality)
+				if err != nil {
+					return err
+				}
+				return ipc.QualityTable(ios.Out, runs)
+			}
 			return runIPC(cmd.Context(), ios, opts)
 		},
 	}
@@ -147,6 +157,9 @@ only the runs without a row (docs/cluster.md).`,
 	f.StringVar(&opts.from, "from", "", "only the problems with a row in this CSV file of an earlier run (see above)")
 	f.StringSliceVar(&opts.pick.Statuses, "status", nil, "with --from: only rows with one of these statuses")
 	f.DurationVar(&opts.pick.Over, "over", 0, "with --from: only rows that took longer than this")
+	f.BoolVar(&opts.optimize, "optimize", false, "--stage plan: each run improves its plan until --timeout (plan --optimize); the table has the plans' costs and the IPC quality score")
+	f.BoolVar(&opts.optimal, "optimal", false, "--stage plan: each run searches for a proven optimal plan (plan --optimal)")
+	f.StringArrayVar(&opts.quality, "quality", nil, "score the plans of these runs' CSV files against each other (repeatable; alone, or beside a --stage plan run; see above)")
 	f.StringArrayVar(&opts.either, "either", nil, "count the problems solved by either of these runs' CSV files (repeatable; see above)")
 	opts.slurmFlags.register(f, "write the runs as an experiment into this folder and submit it to Slurm as a job array (see above); --engine may list several engines", "--mem plus 256")
 	return cmd
@@ -196,6 +209,18 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 			return err
 		}
 	}
+	if opts.optimize || opts.optimal {
+		if opts.Stage != "plan" {
+			return &usageError{fmt.Errorf("--optimize and --optimal need --stage plan")}
+		}
+		opts.Extra = append(opts.Extra, map[bool]string{false: "--optimize", true: "--optimal"}[opts.optimal])
+	}
+	var others []ipc.Rows
+	if len(opts.quality) > 0 {
+		if others, err = ipc.ReadRuns(opts.quality); err != nil {
+			return err
+		}
+	}
 	if opts.slurm != "" {
 		return submitSlurm(ctx, ios, opts, sel)
 	}
@@ -221,6 +246,14 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		verb = "solved (" + opts.Engine + ")"
 	}
 	ipc.Table(ios.Out, results, verb)
+	if opts.Stage == "plan" && (opts.optimize || opts.optimal || len(others) > 0) {
+		fmt.Fprintln(ios.Out)
+		name := opts.Engine
+		if opts.CSV != "" {
+			name = strings.TrimSuffix(filepath.Base(opts.CSV), ".csv")
+		}
+		return ipc.QualityTable(ios.Out, append([]ipc.Rows{{Name: name, Rows: ipc.Keyed(results)}}, others...))
+	}
 	return nil
 }
 

@@ -25,6 +25,8 @@ type planOptions struct {
 	noVerify    bool
 	tree        string
 	treeFull    bool
+	optimize    bool
+	optimal     bool
 	engines     engineFlags
 }
 
@@ -37,7 +39,9 @@ func newCmdPlan(ios *ioStreams) *cobra.Command {
   # the SAT engine, the plan to a file, a JSON report
   htnsat plan --engine htn-sat -o paper.plan --json domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
   # the progression search under a time limit, and the decomposition tree
-  htnsat plan --engine progression --timeout 10s --tree paper.svg domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl`,
+  htnsat plan --engine progression --timeout 10s --tree paper.svg domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+  # ever cheaper plans for 10 s, each printed as found (the last is the best)
+  htnsat plan --optimize --timeout 10s testdata/costs/domain.hddl testdata/costs/problem.hddl`,
 		Short: "Find a plan by progression search or through SAT, and verify it",
 		Long: `Parse, ground and solve an HDDL problem. The plan is printed in the IPC 2020
 HTN plan format (to stdout, or to the file given by -o) and checked by the
@@ -47,7 +51,14 @@ Engines: progression (depth-first, greedy best-first or A* progression search
 over task networks), htn-sat (or sat: an HTN-to-CNF encoding solved by the linked CaDiCaL,
 gophersat or an external solver), and auto, the default: both side by side on
 the same ground task, keeping the first verified plan (or proof that there is
-none) and stopping the other.`,
+none) and stopping the other.
+
+With --optimize the search goes on after the first plan and prints each
+cheaper plan it finds (the last one printed is the best; -o always holds the
+best so far) until the time limit, or until it proves the last plan optimal.
+--optimal searches for a plan of least cost and its proof from the start.
+Costs are the actions' (increase (total-cost) N) where the domain has them,
+1 per action otherwise.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.domainFile, opts.problemFile = args[0], args[1]
@@ -62,6 +73,8 @@ none) and stopping the other.`,
 	f.StringVarP(&opts.output, "output", "o", "", "write the plan to this file")
 	f.BoolVar(&opts.json, "json", false, "print a JSON report instead of the plan")
 	f.BoolVar(&opts.noVerify, "no-verify", false, "do not verify the plan")
+	f.BoolVar(&opts.optimize, "optimize", false, "after the first plan, search for cheaper ones until --timeout (or a proof that the last is optimal), printing each")
+	f.BoolVar(&opts.optimal, "optimal", false, "search for a plan of least cost and prove it (A* with an admissible estimate); the report says optimal: true only with a proof")
 	f.StringVar(&opts.tree, "tree", "", "draw the decomposition tree to this .dot (Graphviz) or .svg file")
 	f.BoolVar(&opts.treeFull, "tree-full", false, "draw every subtree (by default siblings alike are drawn once, with their number)")
 	opts.engines.register(f)
@@ -78,6 +91,8 @@ type planReport struct {
 	Message      string             `json:"message,omitempty"`
 	PlanLength   int                `json:"plan_length"`
 	PlanCost     int                `json:"plan_cost"` // its actions' costs; its length in a domain without costs
+	Optimal      bool               `json:"optimal"`         // the plan is proven of least cost (--optimize, --optimal)
+	Plans        int                `json:"plans,omitempty"` // plans found by --optimize or --optimal, each cheaper than the last
 	Verified     bool               `json:"verified"`
 	Facts        int                `json:"facts"`
 	Actions      int                `json:"actions"`
@@ -110,9 +125,13 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 		return err
 	}
 	cfg.NoVerify = opts.noVerify
+	cfg.Optimize, cfg.Optimal = opts.optimize, opts.optimal
 	p, parse, err := pipeline.Load(ctx, opts.domainFile, opts.problemFile)
 	if err != nil {
 		return failure(err)
+	}
+	if cfg.Optimize || cfg.Optimal {
+		cfg.Improved = opts.improved(ctx, start)
 	}
 	res, err := pipeline.Run(ctx, p, cfg)
 	res.Times.Add("parse", parse)
@@ -127,7 +146,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 		}
 		return failure(err)
 	}
-	if opts.output != "" {
+	if opts.output != "" && cfg.Improved == nil {
 		if err := writeFile(ctx, opts.io, opts.output, res.Plan.Write); err != nil {
 			return err
 		}
@@ -140,13 +159,36 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	if opts.json {
 		return writeJSON(opts.io.Out, rep)
 	}
-	if opts.output == "" {
+	if opts.output == "" && cfg.Improved == nil {
 		if err := res.Plan.Write(opts.io.Out); err != nil {
 			return err
 		}
 	}
 	printPlanStats(opts.io.Err, rep)
 	return nil
+}
+
+// improved is what an optimising run does with each plan, cheaper than
+// the last: -o is rewritten (atomically, so it always holds the best plan
+// so far), or without -o the plan is printed, unless the report is JSON;
+// a line on stderr tells its cost and time.
+func (opts *planOptions) improved(ctx context.Context, start time.Time) func(*plan.Plan) error {
+	return func(pl *plan.Plan) error {
+		switch {
+		case opts.output != "":
+			// the context may end while the file is written: the last
+			// plan must still be kept, so the write has its own
+			if err := writeFile(context.WithoutCancel(ctx), opts.io, opts.output, pl.Write); err != nil {
+				return err
+			}
+		case !opts.json:
+			if err := pl.Write(opts.io.Out); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(opts.io.Err, "plan of cost %d (%d actions) at %.2f s\n", pl.TotalCost(), pl.Length(), time.Since(start).Seconds())
+		return nil
+	}
 }
 
 // writeTree draws the plan's decomposition tree as DOT or SVG, by the
@@ -185,6 +227,7 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 		}
 	}
 	rep.Verified = res.Verified
+	rep.Optimal, rep.Plans = res.Optimal, res.Plans
 	for s, d := range res.Times {
 		rep.StageSeconds[s] = d.Seconds()
 	}
@@ -201,7 +244,14 @@ func printPlanStats(w io.Writer, r *planReport) {
 	if r.PlanCost != r.PlanLength {
 		cost = fmt.Sprintf(", cost %d", r.PlanCost)
 	}
-	fmt.Fprintf(w, "plan: %d actions%s, verified: %v\n", r.PlanLength, cost, r.Verified)
+	optimal := ""
+	switch {
+	case r.Optimal:
+		optimal = ", proven optimal"
+	case r.Plans > 0:
+		optimal = ", not proven optimal"
+	}
+	fmt.Fprintf(w, "plan: %d actions%s, verified: %v%s\n", r.PlanLength, cost, r.Verified, optimal)
 	fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods (%d compacted)\n", r.Facts, r.Actions, r.Methods, r.Compact)
 	if r.Engine == string(pipeline.Auto) {
 		fmt.Fprintf(w, "engine: auto, the plan by %s\n", r.AnsweredBy)

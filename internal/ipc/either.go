@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -66,22 +65,7 @@ func EitherTable(w io.Writer, files []string) error {
 	if len(keys) == 0 {
 		return fmt.Errorf("no problem is in all of %s", strings.Join(files, ", "))
 	}
-	// domains in name order within each track, total-order first, each
-	// track's total after its domains
-	slices.SortFunc(keys, func(a, b string) int {
-		ta, da, _ := strings.Cut(a, "|")
-		tb, db, _ := strings.Cut(b, "|")
-		if ta != tb {
-			return -strings.Compare(ta, tb) // total-order before partial-order
-		}
-		switch {
-		case da == "":
-			return 1
-		case db == "":
-			return -1
-		}
-		return strings.Compare(da, db)
-	})
+	sortDomains(keys)
 	fmt.Fprint(w, "| track | domain |")
 	for _, f := range files {
 		fmt.Fprintf(w, " %s |", strings.TrimSuffix(filepath.Base(f), ".csv"))

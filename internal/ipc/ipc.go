@@ -262,6 +262,10 @@ func runOne(ctx context.Context, in corpus.Instance, opts Options) Result {
 	hasReport := json.Unmarshal(stdout.Bytes(), &rep) == nil
 	if hasReport {
 		r.Report = rep
+		// a number in the CSV file: 1 for a plan proven optimal
+		if o, ok := rep["optimal"].(bool); ok {
+			rep["optimal"] = float64(map[bool]int{true: 1}[o])
+		}
 		// the child's own peak, when it says: rusage's counts the parent's
 		if v, ok := rep["peak_rss_mb"].(float64); ok && v > 0 {
 			r.MaxRSSMB = v

@@ -68,6 +68,15 @@ type Config struct {
 	HTN      htn.Options
 	SAT      satenc.Config
 	NoVerify bool
+	// Optimize keeps improving the plan after the first one until ctx
+	// ends or the last plan is proven optimal (htn.Optimize; with SAT or
+	// Auto, the first plan is theirs and the progression search improves
+	// it). Optimal searches for a proof from the start (htn.Anytime).
+	Optimize, Optimal bool
+	// Improved, if set, is told of each plan of an optimising run, each
+	// cheaper than the one before it, once it is verified (unless
+	// NoVerify); the last one is Result.Plan.
+	Improved func(*plan.Plan) error
 }
 
 // Result is what a run produced, as far as it got.
@@ -84,6 +93,11 @@ type Result struct {
 	// Engine is the engine whose answer this is (with Auto, the one that
 	// answered first)
 	Engine Engine
+	// Optimal tells that the plan is proven to be of least cost (only an
+	// optimising run proves it); Plans counts the plans of an optimising
+	// run, each cheaper than the one before.
+	Optimal bool
+	Plans   int
 }
 
 // Load reads and checks a domain and a problem file: the parse stage,
@@ -159,13 +173,95 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	if err := ended(ctx); err != nil {
 		return err
 	}
-	if engine == Auto {
-		return r.race(ctx, p, folding, cfg)
+	if engine == Progression && (cfg.Optimize || cfg.Optimal) {
+		a := r.optimize(ctx, p, folding, cfg, 0)
+		r.take(a)
+		return a.err
 	}
-	r.Engine = engine
-	a := r.solve(ctx, p, folding, cfg, engine)
+	if engine == Auto {
+		err = r.race(ctx, p, folding, cfg)
+	} else {
+		r.Engine = engine
+		a := r.solve(ctx, p, folding, cfg, engine)
+		r.take(a)
+		err = a.err
+	}
+	if err != nil || !cfg.Optimize && !cfg.Optimal {
+		return err
+	}
+	// the first plan is SAT's or the race's: the progression search
+	// improves it
+	r.Plans = 1
+	if cfg.Improved != nil {
+		if err := cfg.Improved(r.Plan); err != nil {
+			return err
+		}
+	}
+	first := *r
+	a := r.optimize(ctx, p, folding, cfg, r.Plan.TotalCost())
+	if a.pl == nil {
+		// nothing cheaper: the first plan stands, proven optimal if the
+		// search was exhausted
+		*r = first
+		r.Optimal = errors.Is(a.err, plan.ErrUnsolvable)
+		r.HTN = a.htn
+		r.Times.Add("search", a.times["search"])
+		if a.err != nil && !errors.Is(a.err, plan.ErrUnsolvable) && !isContext(a.err) {
+			return a.err
+		}
+		return nil
+	}
+	engineFirst := r.Engine
 	r.take(a)
+	r.Engine = engineFirst
 	return a.err
+}
+
+// optimize runs the optimising progression search (htn.Optimize) on the
+// folded task, below bound if it is not 0, verifying each plan it finds
+// and telling Config.Improved. The answer holds the last verified plan,
+// and no error if there is one, even when ctx ended the search.
+func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config, bound int64) *answer {
+	a := &answer{engine: Progression, times: Times{}}
+	start := time.Now()
+	var checking time.Duration
+	found := func(s *ground.Solution, _ int64) error {
+		mark := time.Now()
+		defer func() { checking += time.Since(mark) }()
+		sol := folding.Unfold(s)
+		pl := sol.ToPlan(r.Task)
+		if !cfg.NoVerify {
+			if err := verify.Verify(ctx, p, pl); err != nil {
+				if isContext(err) {
+					return err
+				}
+				return fmt.Errorf("the plan found by %s does not verify: %w", Progression, err)
+			}
+		}
+		a.sol, a.pl, a.verified = sol, pl, !cfg.NoVerify
+		r.Plans++
+		if cfg.Improved != nil {
+			return cfg.Improved(pl)
+		}
+		return nil
+	}
+	_, optimal, st, err := htn.Optimize(ctx, folding.Task, cfg.HTN, htn.Anytime{Found: found, Optimal: cfg.Optimal, Bound: bound})
+	a.htn = st
+	a.times.Add("search", time.Since(start)-checking)
+	a.times.Add("verify", checking)
+	switch {
+	case a.pl != nil && (err == nil || isContext(err)):
+		a.optimal = optimal && err == nil
+	case err == nil:
+		// the only plan found was stopped in its verification
+		a.err = ended(ctx)
+		if a.err == nil {
+			a.err = context.Canceled
+		}
+	default:
+		a.err = err
+	}
+	return a
 }
 
 // answer is what one engine made of the folded task, planned, written
@@ -178,12 +274,13 @@ type answer struct {
 	times    Times
 	htn      *htn.Stats
 	sat      *satenc.Stats
+	optimal  bool
 	err      error
 }
 
 // take copies an engine's answer into the result.
 func (r *Result) take(a *answer) {
-	r.Engine, r.Solution, r.Plan, r.Verified = a.engine, a.sol, a.pl, a.verified
+	r.Engine, r.Solution, r.Plan, r.Verified, r.Optimal = a.engine, a.sol, a.pl, a.verified, a.optimal
 	for s, d := range a.times {
 		r.Times.Add(s, d)
 	}
