@@ -100,6 +100,8 @@ type bfs struct {
 	rc      *rcHeuristic // nil: the TDG estimate v.cost
 	stats   *Stats
 	pause   *pauser // nil outside the portfolio
+	// known is Anytime.Known in Optimize's branch and bound
+	known func() int64
 }
 
 func holdsIn(s sets.Bits, pre, neg []ground.FactID) bool {

@@ -23,6 +23,10 @@ type Anytime struct {
 	// Bound is the cost of a plan known from elsewhere (0: none): only
 	// cheaper plans are searched for.
 	Bound int64
+	// Known, if set, is read during the search: the cost of the best plan
+	// known elsewhere (another engine's, searching side by side), which
+	// bounds the search as its own plans do.
+	Known func() int64
 }
 
 // Weights of h in the rounds of the improving search (f = g + w·h), in
@@ -91,6 +95,7 @@ func Optimize(ctx context.Context, t *ground.Task, opt Options, any Anytime) (so
 	}
 	opt.CompletePO = true
 	b := &bfs{v: v, opt: opt, visited: newSeenSet(), stats: stats}
+	b.known = any.Known
 	err = b.branchAndBound(ctx, weights, &bound, func(s *ground.Solution, c int64) error {
 		sol = s
 		stats.Improved++
@@ -142,7 +147,12 @@ func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64,
 	}
 	root.nextUID = int32(len(t.Initial))
 	root.h = b.h(root.state, root.net)
-	pruned := func(n *bnode) bool { return int64(n.g)+int64(n.h) >= *bound }
+	pruned := func(n *bnode) bool {
+		if b.known != nil && stats.Nodes&63 == 0 {
+			*bound = min(*bound, b.known())
+		}
+		return int64(n.g)+int64(n.h) >= *bound
+	}
 	if root.h == rcInf || pruned(root) {
 		return nil
 	}

@@ -90,9 +90,10 @@ type planReport struct {
 	Status       plan.Status        `json:"status"`
 	Message      string             `json:"message,omitempty"`
 	PlanLength   int                `json:"plan_length"`
-	PlanCost     int                `json:"plan_cost"` // its actions' costs; its length in a domain without costs
-	Optimal      bool               `json:"optimal"`         // the plan is proven of least cost (--optimize, --optimal)
-	Plans        int                `json:"plans,omitempty"` // plans found by --optimize or --optimal, each cheaper than the last
+	PlanCost     int                `json:"plan_cost"`                 // its actions' costs; its length in a domain without costs
+	Optimal      bool               `json:"optimal"`                   // the plan is proven of least cost (--optimize, --optimal)
+	Plans        int                `json:"plans,omitempty"`           // plans found by --optimize or --optimal, each cheaper than the last
+	FirstCost    int64              `json:"first_plan_cost,omitempty"` // the cost of the first of them
 	Verified     bool               `json:"verified"`
 	Facts        int                `json:"facts"`
 	Actions      int                `json:"actions"`
@@ -227,7 +228,7 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 		}
 	}
 	rep.Verified = res.Verified
-	rep.Optimal, rep.Plans = res.Optimal, res.Plans
+	rep.Optimal, rep.Plans, rep.FirstCost = res.Optimal, res.Plans, res.FirstCost
 	for s, d := range res.Times {
 		rep.StageSeconds[s] = d.Seconds()
 	}

@@ -16,12 +16,13 @@ import (
 	"github.com/htnsat/htnsat/internal/corpus"
 )
 
-var header = []string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "compact_methods", "plan_length", "plan_cost", "optimal", "nodes", "parse_seconds", "ground_seconds", "message"}
+var header = []string{"track", "domain", "problem", "status", "seconds", "max_rss_mb", "facts", "actions", "methods", "compact_methods", "plan_length", "plan_cost", "optimal", "first_plan_cost", "nodes", "parse_seconds", "ground_seconds", "message"}
 
 // reportFields are the report fields a CSV row keeps, in column order
 // after max_rss_mb.
-// (optimal is 1 for a plan proven optimal, else 0.)
-var reportFields = []string{"facts", "actions", "methods", "compact_methods", "plan_length", "plan_cost", "optimal", "nodes", "parse_seconds", "ground_seconds"}
+// (optimal is 1 for a plan proven optimal, else 0; first_plan_cost is
+// the cost of the first plan of an optimising run.)
+var reportFields = []string{"facts", "actions", "methods", "compact_methods", "plan_length", "plan_cost", "optimal", "first_plan_cost", "nodes", "parse_seconds", "ground_seconds"}
 
 // Key identifies a problem in a CSV file: track/domain/problem file.
 func Key(in corpus.Instance) string {

@@ -60,11 +60,13 @@ func Score(best, c float64) float64 {
 // the IPC quality score (the best cost any of the runs found for a
 // problem divided by the run's cost, summed over the problems it solved),
 // the plans proven optimal and the median plan cost. Only problems in
-// every run count.
+// every run count. The first plans of an optimising run (its rows'
+// first_plan_cost) are scored too, as a run of their own beside it.
 func QualityTable(w io.Writer, runs []Rows) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("no run to score")
 	}
+	runs = withFirstPlans(runs)
 	type agg struct {
 		total  int
 		solved []int
@@ -171,4 +173,32 @@ func sortDomains(keys []string) {
 		}
 		return strings.Compare(da, db)
 	})
+}
+
+// withFirstPlans adds, after each run whose rows tell the cost of their
+// first plan, the run of those first plans.
+func withFirstPlans(runs []Rows) []Rows {
+	var out []Rows
+	for _, r := range runs {
+		out = append(out, r)
+		first := Rows{Name: r.Name + " (first plans)", Rows: map[string]Result{}}
+		seen := false
+		for k, row := range r.Rows {
+			c := num(row.Report, "first_plan_cost")
+			if c > 0 {
+				seen = true
+			}
+			f := row
+			f.Report = map[string]any{"plan_cost": c, "plan_length": c}
+			if c == 0 && row.Solved() {
+				// no improving search ran: the plan was the first
+				f.Report = map[string]any{"plan_cost": row.Cost(), "plan_length": row.Cost()}
+			}
+			first.Rows[k] = f
+		}
+		if seen {
+			out = append(out, first)
+		}
+	}
+	return out
 }

@@ -48,8 +48,9 @@ func ParseEngine(s string) (Engine, error) {
 // Stages are the names of the timed stages, in pipeline order. A run
 // records those it went through: search for the progression engine,
 // encode, solve and decode for the SAT engine (decode includes writing the
-// plan with the input's names, for both).
-var Stages = []string{"parse", "ground", "search", "encode", "solve", "decode", "verify"}
+// plan with the input's names, for both); improve is the time an
+// optimising run spent searching for cheaper plans after the first.
+var Stages = []string{"parse", "ground", "search", "encode", "solve", "decode", "improve", "verify"}
 
 // Times holds the duration of each stage a run went through.
 type Times map[string]time.Duration
@@ -98,6 +99,8 @@ type Result struct {
 	// run, each cheaper than the one before.
 	Optimal bool
 	Plans   int
+	// FirstCost is the cost of the first plan of an optimising run.
+	FirstCost int64
 }
 
 // Load reads and checks a domain and a problem file: the parse stage,
@@ -173,95 +176,16 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	if err := ended(ctx); err != nil {
 		return err
 	}
-	if engine == Progression && (cfg.Optimize || cfg.Optimal) {
-		a := r.optimize(ctx, p, folding, cfg, 0)
-		r.take(a)
-		return a.err
+	if cfg.Optimize || cfg.Optimal {
+		return r.optimize(ctx, p, folding, cfg, engine)
 	}
 	if engine == Auto {
-		err = r.race(ctx, p, folding, cfg)
-	} else {
-		r.Engine = engine
-		a := r.solve(ctx, p, folding, cfg, engine)
-		r.take(a)
-		err = a.err
+		return r.race(ctx, p, folding, cfg)
 	}
-	if err != nil || !cfg.Optimize && !cfg.Optimal {
-		return err
-	}
-	// the first plan is SAT's or the race's: the progression search
-	// improves it
-	r.Plans = 1
-	if cfg.Improved != nil {
-		if err := cfg.Improved(r.Plan); err != nil {
-			return err
-		}
-	}
-	first := *r
-	a := r.optimize(ctx, p, folding, cfg, r.Plan.TotalCost())
-	if a.pl == nil {
-		// nothing cheaper: the first plan stands, proven optimal if the
-		// search was exhausted
-		*r = first
-		r.Optimal = errors.Is(a.err, plan.ErrUnsolvable)
-		r.HTN = a.htn
-		r.Times.Add("search", a.times["search"])
-		if a.err != nil && !errors.Is(a.err, plan.ErrUnsolvable) && !isContext(a.err) {
-			return a.err
-		}
-		return nil
-	}
-	engineFirst := r.Engine
+	r.Engine = engine
+	a := r.solve(ctx, p, folding, cfg, engine)
 	r.take(a)
-	r.Engine = engineFirst
 	return a.err
-}
-
-// optimize runs the optimising progression search (htn.Optimize) on the
-// folded task, below bound if it is not 0, verifying each plan it finds
-// and telling Config.Improved. The answer holds the last verified plan,
-// and no error if there is one, even when ctx ended the search.
-func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config, bound int64) *answer {
-	a := &answer{engine: Progression, times: Times{}}
-	start := time.Now()
-	var checking time.Duration
-	found := func(s *ground.Solution, _ int64) error {
-		mark := time.Now()
-		defer func() { checking += time.Since(mark) }()
-		sol := folding.Unfold(s)
-		pl := sol.ToPlan(r.Task)
-		if !cfg.NoVerify {
-			if err := verify.Verify(ctx, p, pl); err != nil {
-				if isContext(err) {
-					return err
-				}
-				return fmt.Errorf("the plan found by %s does not verify: %w", Progression, err)
-			}
-		}
-		a.sol, a.pl, a.verified = sol, pl, !cfg.NoVerify
-		r.Plans++
-		if cfg.Improved != nil {
-			return cfg.Improved(pl)
-		}
-		return nil
-	}
-	_, optimal, st, err := htn.Optimize(ctx, folding.Task, cfg.HTN, htn.Anytime{Found: found, Optimal: cfg.Optimal, Bound: bound})
-	a.htn = st
-	a.times.Add("search", time.Since(start)-checking)
-	a.times.Add("verify", checking)
-	switch {
-	case a.pl != nil && (err == nil || isContext(err)):
-		a.optimal = optimal && err == nil
-	case err == nil:
-		// the only plan found was stopped in its verification
-		a.err = ended(ctx)
-		if a.err == nil {
-			a.err = context.Canceled
-		}
-	default:
-		a.err = err
-	}
-	return a
 }
 
 // answer is what one engine made of the folded task, planned, written
@@ -274,13 +198,12 @@ type answer struct {
 	times    Times
 	htn      *htn.Stats
 	sat      *satenc.Stats
-	optimal  bool
 	err      error
 }
 
 // take copies an engine's answer into the result.
 func (r *Result) take(a *answer) {
-	r.Engine, r.Solution, r.Plan, r.Verified, r.Optimal = a.engine, a.sol, a.pl, a.verified, a.optimal
+	r.Engine, r.Solution, r.Plan, r.Verified = a.engine, a.sol, a.pl, a.verified
 	for s, d := range a.times {
 		r.Times.Add(s, d)
 	}
