@@ -72,6 +72,8 @@ func newCmdIPC(ios *ioStreams) *cobra.Command {
   htnsat ipc ~/ipc2020-domains --stage plan --engine htn-sat --first 3 --jobs 2 --csv sat.csv
   # continue that run after an interruption
   htnsat ipc ~/ipc2020-domains --stage plan --engine htn-sat --first 3 --jobs 2 --csv sat.csv --resume
+  # better plans for 60 s each, scored against an earlier run's first plans
+  htnsat ipc ~/ipc2020-domains --stage plan --optimize --filter total-order --jobs 2 --csv opt.csv --quality first.csv
   # both engines on a Slurm cluster, then the tables
   htnsat ipc ~/ipc2020-domains --stage plan --engine progression,htn-sat --slurm ~/exp/both
   htnsat ipc --collect ~/exp/both`,
@@ -94,6 +96,13 @@ after parsing.
 plan runs (their --csv files) and counts, per domain, the problems each
 solved and those at least one solved, on the problems all of them ran:
 what the engines side by side (htnsat plan --engine auto) solve.
+
+--optimize (or --optimal) runs each problem with plan --optimize (or
+--optimal) and adds a table of plan costs: per domain the problems solved,
+the IPC quality score (a problem's best cost among the runs compared, divided
+by the run's cost, summed), the plans proven optimal, and the same for the
+run's first plans. --quality CSV adds earlier runs (or, alone, compares only
+earlier runs): the IPC's satisficing score of each.
 
 --from CSV runs only the problems that have a row in an earlier run's CSV
 file, narrowed by --status (those rows' statuses) and --over (rows that
@@ -130,7 +139,7 @@ only the runs without a row (docs/cluster.md).`,
 			if len(opts.either) > 0 {
 				return ipc.EitherTable(ios.Out, opts.either)
 			}
-			if len(opts.quality) > 0 && len(args) == 0 && opts.Stage == "ground" {
+			if len(opts.quality) > 0 && !cmd.Flags().Changed("stage") {
 				// scoring earlier runs only
 				runs, err := ipc.ReadRuns(opts.quality)
 				if err != nil {
