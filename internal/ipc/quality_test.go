@@ -32,8 +32,8 @@ func TestQualityTable(t *testing.T) {
 	lines := strings.Split(b.String(), "\n")
 	want := map[string]string{
 		// opt: 10/10 + 4/8; its first plans: 10/20 + 4/8; peer: 10/12 + 4/4
-		"| total-order | A | 2 |": "| 2 | 1.50 | 1 | 9 | 2 | 1.00 | 0 | 14 | 2 | 1.83 | 0 | 8 |",
-		"| total-order | B | 1 |": "| 0 | 0.00 | 0 | - | 0 | 0.00 | 0 | - | 1 | 1.00 | 0 | 5 |",
+		"| total-order | A | 2 |":       "| 2 | 1.50 | 1 | 9 | 2 | 1.00 | 0 | 14 | 2 | 1.83 | 0 | 8 |",
+		"| total-order | B | 1 |":       "| 0 | 0.00 | 0 | - | 0 | 0.00 | 0 | - | 1 | 1.00 | 0 | 5 |",
 		"| total-order | **all** | 3 |": "| 2 | 1.50 | 1 | 9 | 2 | 1.00 | 0 | 14 | 3 | 2.83 | 0 | 5 |",
 	}
 	for prefix, rest := range want {
