@@ -23,6 +23,7 @@ type ipcOptions struct {
 	dir               string
 	filter            string
 	first             int
+	every             int
 	pandaPI           string
 	either            []string
 	quality           []string
@@ -161,6 +162,7 @@ only the runs without a row (docs/cluster.md).`,
 	f.IntVar(&opts.MemMB, "mem", 8192, "memory limit per problem in MiB")
 	f.StringArrayVar(&opts.Extra, "arg", nil, "extra argument passed to each run (repeatable; taken whole, commas included)")
 	f.IntVar(&opts.first, "first", 0, "only the first N problems of each domain (0: all)")
+	f.IntVar(&opts.every, "every", 0, "only every N-th problem of each domain, from its first (a sample of every domain and size)")
 	f.BoolVar(&opts.Resume, "resume", false, "keep the rows already in --csv and run only the other problems")
 	f.StringVar(&opts.pandaPI, "pandapi", "", "ground the problems of this pandaPI figures file and compare (see above)")
 	f.StringVar(&opts.from, "from", "", "only the problems with a row in this CSV file of an earlier run (see above)")
@@ -196,7 +198,7 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 			fmt.Fprintf(ios.Err, "\r%d/%d %-60s", done, total, in.Name())
 		}
 	}
-	sel := ipc.Select(ins, opts.filter, opts.first)
+	sel := ipc.Every(ipc.Select(ins, opts.filter, opts.first), opts.every)
 	if opts.from != "" {
 		rows, err := ipc.ReadCSV(opts.from)
 		if err != nil {

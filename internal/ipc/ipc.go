@@ -74,6 +74,24 @@ func Select(ins []corpus.Instance, filter string, first int) []corpus.Instance {
 	return sel
 }
 
+// Every keeps every k-th problem of each domain of sel, from its first
+// (k <= 1: all): a sample that keeps every domain and its range of sizes.
+func Every(sel []corpus.Instance, k int) []corpus.Instance {
+	if k <= 1 {
+		return sel
+	}
+	var out []corpus.Instance
+	seen := map[string]int{}
+	for _, in := range sel {
+		key := in.Track + "/" + in.Domain
+		if seen[key]%k == 0 {
+			out = append(out, in)
+		}
+		seen[key]++
+	}
+	return out
+}
+
 // Pick says which rows of an earlier run (ReadCSV) to run again: those
 // whose status is one of Statuses (any status when empty) and that took
 // longer than Over.

@@ -2,6 +2,7 @@ package ipc
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -69,5 +70,23 @@ func TestSelectFrom(t *testing.T) {
 	}
 	if _, err := SelectFrom(sel, read, Pick{Statuses: []string{"timed-out"}}); err == nil {
 		t.Error("an unknown status: no error")
+	}
+}
+
+// TestEvery keeps the first, the (k+1)-th, ... problem of each domain.
+func TestEvery(t *testing.T) {
+	var sel []corpus.Instance
+	for _, d := range []string{"D", "E"} {
+		for i := range 7 {
+			sel = append(sel, corpus.Instance{Track: "total-order", Domain: d, ProblemFile: fmt.Sprintf("/x/p%d.hddl", i+1)})
+		}
+	}
+	var got []string
+	for _, in := range Every(sel, 3) {
+		got = append(got, in.Domain+"/"+filepath.Base(in.ProblemFile))
+	}
+	want := []string{"D/p1.hddl", "D/p4.hddl", "D/p7.hddl", "E/p1.hddl", "E/p4.hddl", "E/p7.hddl"}
+	if !slices.Equal(got, want) || len(Every(sel, 1)) != len(sel) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
