@@ -27,7 +27,7 @@ func newCmdSudoku(ios *ioStreams) *cobra.Command {
   htnsat sudoku solve -f sudoku/sets/9x9/top95.txt --line`,
 		Short: "Sudoku end to end: HDDL generation, solving by every engine, direct SAT baseline",
 	}
-	cmd.AddCommand(newCmdSudokuDomain(ios), newCmdSudokuHDDL(ios), newCmdSudokuSolve(ios), newCmdSudokuHint(ios), newCmdSudokuRate(ios), newCmdSudokuVariant(ios))
+	cmd.AddCommand(newCmdSudokuDomain(ios), newCmdSudokuHDDL(ios), newCmdSudokuSolve(ios), newCmdSudokuHint(ios), newCmdSudokuRate(ios), newCmdSudokuVariant(ios), newCmdSudokuGenerate(ios))
 	return cmd
 }
 
