@@ -10,7 +10,7 @@ import (
 // MinBox and MaxBox bound the box size k of an n = k*k grid.
 const (
 	MinBox = 2
-	MaxBox = 6
+	MaxBox = 7
 )
 
 // Grid is an n×n Sudoku grid, n = Box*Box. Cells are in row-major order;

@@ -63,7 +63,7 @@ func (e *LineError) Error() string {
 }
 
 // cellCounts maps the number of cells of a one-line puzzle to its box size.
-var cellCounts = map[int]int{16: 2, 81: 3, 256: 4, 625: 5, 1296: 6}
+var cellCounts = map[int]int{16: 2, 81: 3, 256: 4, 625: 5, 1296: 6, 2401: 7}
 
 // ReadFile reads the puzzles of a file; see ReadContext.
 func ReadFile(ctx context.Context, path string, limit int) ([]Puzzle, []error) {
@@ -85,7 +85,7 @@ const (
 
 // Read reads every puzzle in r, in any of these forms, mixed freely:
 //
-//   - one puzzle per line: 16, 81, 256, 625 or 1296 cell characters, with
+//   - one puzzle per line: 16, 81, 256, 625, 1296 or 2401 cell characters, with
 //     ".", "0", "_" or "*" for blanks and 1-9 then A-Z for digits (16×16
 //     grids as 1-9A-G or A-P, 25×25 as 1-9A-P or A-Y);
 //   - "puzzle:count:solution" and "puzzle:count" lines;
@@ -170,7 +170,7 @@ func readLines(ctx context.Context, data []byte, name string, count bool, limit 
 // ParsePuzzle reads one puzzle from a string, in any form Read accepts.
 func ParsePuzzle(s string) (Puzzle, error) {
 	if t := strings.TrimSpace(s); t != "" && strings.Trim(t, "0123456789") == "" && len(t) < 16 {
-		return Puzzle{}, fmt.Errorf("a puzzle has 16, 81, 256, 625 or 1296 cells, %s has %d", excerpt.Quote(t), len(t))
+		return Puzzle{}, fmt.Errorf("a puzzle has 16, 81, 256, 625, 1296 or 2401 cells, %s has %d", excerpt.Quote(t), len(t))
 	}
 	ps, errs := Read(strings.NewReader(s), "")
 	if len(errs) > 0 {
@@ -242,6 +242,8 @@ func rowBoxOf(n int, drawn bool) int {
 		return 5
 	case 36:
 		return 6
+	case 49:
+		return 7
 	case 4, 16:
 		if drawn {
 			return map[int]int{4: 2, 16: 4}[n]
@@ -293,7 +295,7 @@ func (rd *reader) handle(text string) {
 	k, ok := cellCounts[len(cells)]
 	if !ok {
 		rd.failed++
-		rd.errorf(rd.line, "a puzzle line has %d cells; expected 16, 81, 256, 625 or 1296", len(cells))
+		rd.errorf(rd.line, "a puzzle line has %d cells; expected 16, 81, 256, 625, 1296 or 2401", len(cells))
 		return
 	}
 	g, err := decodeGrid(cells, k)
@@ -339,7 +341,7 @@ func (rd *reader) solutionLine(t string) {
 	k, ok := cellCounts[len(parts[0])]
 	if !ok {
 		rd.failed++
-		rd.errorf(rd.line, "a puzzle has %d cells; expected 16, 81, 256, 625 or 1296", len(parts[0]))
+		rd.errorf(rd.line, "a puzzle has %d cells; expected 16, 81, 256, 625, 1296 or 2401", len(parts[0]))
 		return
 	}
 	g, err := decodeGrid(parts[0], k)
@@ -413,7 +415,7 @@ func (rd *reader) numberLine(nums []int) {
 	if k == 0 {
 		rd.flushRows()
 		rd.failed++
-		rd.errorf(rd.line, "a line of %d numbers is neither a puzzle (16, 81, 256, 625 or 1296 numbers) nor a row (4, 9, 16, 25 or 36)", len(nums))
+		rd.errorf(rd.line, "a line of %d numbers is neither a puzzle (16, 81, 256, 625, 1296 or 2401 numbers) nor a row (4, 9, 16, 25, 36 or 49)", len(nums))
 		return
 	}
 	rd.addRow(nums, k, true, nil)
@@ -476,7 +478,7 @@ func (rd *reader) flushRows() {
 	rd.add(Grid{Box: k, Cells: cells}, nil, start, nil, -1)
 }
 
-// ParseLine reads the one-line form of a grid (16, 81, 256, 625 or 1296
+// ParseLine reads the one-line form of a grid (16, 81, 256, 625, 1296 or 2401
 // cell symbols, as Grid.Line writes them) without checking its digits
 // against each other: a player's grid may repeat one, which the caller
 // reports in its own way.
@@ -487,7 +489,7 @@ func ParseLine(s string) (Grid, error) {
 			return decodeGrid(s, k)
 		}
 	}
-	return Grid{}, fmt.Errorf("a one-line grid has 16, 81, 256, 625 or 1296 cells, not %d", len(s))
+	return Grid{}, fmt.Errorf("a one-line grid has 16, 81, 256, 625, 1296 or 2401 cells, not %d", len(s))
 }
 
 // decodeGrid reads a one-line puzzle of (k*k)² cells.

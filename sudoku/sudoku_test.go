@@ -26,9 +26,9 @@ func TestReadSharedFiles(t *testing.T) {
 		"4x4/course-100.txt": 100, "9x9/course-100.txt": 100, "9x9/top95.txt": 95,
 		"9x9/hardest.txt": 11, "9x9/magictour-top1465.txt": 1465, "9x9/royle-17-clue.txt": 49158,
 		"9x9/with-solutions.txt": 43, "16x16/course-100.txt": 100, "16x16/hard-10.txt": 10,
-		"36x36/given40.txt": 10, "36x36/empty.txt": 1,
+		"36x36/given40.txt": 10, "36x36/empty.txt": 1, "49x49/given50.txt": 10,
 	}
-	sizes := map[string]int{"4x4": 4, "9x9": 9, "16x16": 16, "25x25": 25, "36x36": 36}
+	sizes := map[string]int{"4x4": 4, "9x9": 9, "16x16": 16, "25x25": 25, "36x36": 36, "49x49": 49}
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.txt"))
 	if len(files) < 19 {
 		t.Fatalf("only %d puzzle files under %s", len(files), dir)

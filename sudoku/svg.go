@@ -16,15 +16,18 @@ type Picture struct {
 }
 
 // cellPx is the side of a cell in pixels for an n×n grid: 36 px up to
-// 16×16, then smaller so that a 36×36 grid stays under 900 px.
+// 16×16, then smaller so that a 36×36 grid stays under 900 px and a 49×49
+// under 1,000.
 func cellPx(n int) int {
 	switch {
 	case n <= 16:
 		return 36
 	case n <= 25:
 		return 30
+	case n <= 36:
+		return 24
 	}
-	return 24
+	return 20
 }
 
 // WriteSVG draws one grid as SVG: thin cell lines, thick box lines, the

@@ -59,7 +59,7 @@ cells removed at random. The puzzles may have several solutions. The same
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&size, "size", 9, "grid size N (4, 9, 16, 25 or 36)")
+	f.IntVar(&size, "size", 9, "grid size N (4, 9, 16, 25, 36 or 49)")
 	f.Float64Var(&given, "given", 0.4, "fraction of the cells given (0: an empty grid)")
 	f.IntVar(&count, "count", 1, "puzzles to make")
 	f.Uint64Var(&seed, "seed", 1, "seed of the random choices")

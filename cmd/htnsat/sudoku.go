@@ -37,7 +37,7 @@ func newCmdSudokuDomain(ios *ioStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "domain --size N",
 		Example: `  htnsat sudoku domain --size 16 -o domain-16.hddl`,
-		Short:   "Write the paper's Sudoku domain for N×N grids (N = 4, 9, 16, 25, 36)",
+		Short:   "Write the paper's Sudoku domain for N×N grids (N = 4, 9, 16, 25, 36, 49)",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			k := 0
@@ -47,7 +47,7 @@ func newCmdSudokuDomain(ios *ioStreams) *cobra.Command {
 				}
 			}
 			if k == 0 {
-				return &usageError{fmt.Errorf("--size %d: the size must be k² for k = %d..%d (4, 9, 16, 25, 36)", size, sudoku.MinBox, sudoku.MaxBox)}
+				return &usageError{fmt.Errorf("--size %d: the size must be k² for k = %d..%d (4, 9, 16, 25, 36, 49)", size, sudoku.MinBox, sudoku.MaxBox)}
 			}
 			return writeFile(cmd.Context(), ios, output, func(w io.Writer) error { return sudoku.WriteDomain(w, k) })
 		},

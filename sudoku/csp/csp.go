@@ -7,7 +7,7 @@ import (
 	"github.com/htnsat/htnsat/sudoku"
 )
 
-// Dom is a domain: bit d-1 is set when digit d is possible (n ≤ 36).
+// Dom is a domain: bit d-1 is set when digit d is possible (n ≤ 64).
 type Dom uint64
 
 // Count is the number of digits left.

@@ -123,7 +123,7 @@ func ReadFPuzzles(r io.Reader) (*Puzzle, error) {
 		}
 	}
 	if k == 0 {
-		return nil, fmt.Errorf("size %d: only square-box grids are read (4, 9, 16, 25, 36)", size)
+		return nil, fmt.Errorf("size %d: only square-box grids are read (4, 9, 16, 25, 36, 49)", size)
 	}
 	rd := &reader{n: size}
 	p := &Puzzle{Grid: sudoku.New(k)}
