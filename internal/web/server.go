@@ -108,6 +108,12 @@ func New(opt Options) (*Server, error) {
 			}
 			if !d.IsDir() && strings.HasSuffix(path, ".txt") {
 				rel, _ := filepath.Rel(opt.SetsDir, path)
+				// a folder named for a size the page cannot show
+				// (36x36, 49x49) is left out of the list
+				var n, m int
+				if _, err := fmt.Sscanf(filepath.Base(filepath.Dir(path)), "%dx%d", &n, &m); err == nil && n > MaxSize {
+					return nil
+				}
 				s.sets[filepath.ToSlash(rel)] = path
 			}
 			return nil

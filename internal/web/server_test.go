@@ -79,6 +79,9 @@ func TestSolve(t *testing.T) {
 func TestBadRequests(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "one.txt"), []byte(paper+"\n"), 0o644)
+	// a set of a size the page cannot show is not served
+	os.MkdirAll(filepath.Join(dir, "36x36"), 0o755)
+	os.WriteFile(filepath.Join(dir, "36x36", "big.txt"), []byte(strings.Repeat("0 ", 36*36)+"\n"), 0o644)
 	ts := newServer(t, Options{SetsDir: dir})
 	big := strings.Repeat(".", 36*36)
 	cases := []struct {
@@ -97,6 +100,7 @@ func TestBadRequests(t *testing.T) {
 		{"GET", "/api/set?name=../../etc/passwd&index=0", "", 404, "no puzzle set"},
 		{"GET", "/api/set?name=one.txt&index=5", "", 404, "has 1 puzzles"},
 		{"GET", "/api/set?name=one.txt&index=-1", "", 400, "index"},
+		{"GET", "/api/set?name=36x36/big.txt&index=0", "", 404, "no puzzle set"},
 		{"GET", "/api/nothing", "", 404, "no API"},
 		{"POST", "/index.html", "{}", 405, "GET"},
 	}
