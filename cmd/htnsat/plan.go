@@ -229,6 +229,9 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 	}
 	rep.Verified = res.Verified
 	rep.Optimal, rep.Plans, rep.FirstCost = res.Optimal, res.Plans, res.FirstCost
+	if res.Stopped != "" {
+		rep.Message = "improvement stopped: " + res.Stopped
+	}
 	for s, d := range res.Times {
 		rep.StageSeconds[s] = d.Seconds()
 	}
@@ -253,6 +256,9 @@ func printPlanStats(w io.Writer, r *planReport) {
 		optimal = ", not proven optimal"
 	}
 	fmt.Fprintf(w, "plan: %d actions%s, verified: %v%s\n", r.PlanLength, cost, r.Verified, optimal)
+	if r.Message != "" {
+		fmt.Fprintln(w, r.Message)
+	}
 	fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods (%d compacted)\n", r.Facts, r.Actions, r.Methods, r.Compact)
 	if r.Engine == string(pipeline.Auto) {
 		fmt.Fprintf(w, "engine: auto, the plan by %s\n", r.AnsweredBy)

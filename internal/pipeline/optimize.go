@@ -56,7 +56,7 @@ func (in *incumbent) offer(by Engine) func(*ground.Solution, int64) error {
 				if isContext(err) {
 					return err
 				}
-				return fmt.Errorf("the plan found by %s does not verify: %w", by, err)
+				return &badPlan{fmt.Errorf("the plan found by %s does not verify: %w", by, err)}
 			}
 		}
 		in.keep(&answer{engine: by, sol: sol, pl: pl, verified: !in.cfg.NoVerify})
@@ -166,8 +166,15 @@ func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.
 	}
 	r.Times.Add("verify", in.checking)
 	for _, o := range []outcome{htnOut, satOut} {
-		if o.err != nil && !isContext(o.err) && !errors.Is(o.err, plan.ErrUnsolvable) {
+		var bad *badPlan
+		switch {
+		case o.err == nil || isContext(o.err) || errors.Is(o.err, plan.ErrUnsolvable):
+		case errors.As(o.err, &bad) || in.a == nil:
 			return o.err
+		default:
+			// a limit of the improving search (nodes, the formula's
+			// size): the best plan stands
+			r.Stopped = o.err.Error()
 		}
 	}
 	if in.a == nil {
@@ -179,6 +186,13 @@ func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.
 	}
 	return nil
 }
+
+// badPlan is a plan the verifier rejected: never hidden behind the best
+// plan so far.
+type badPlan struct{ err error }
+
+func (b *badPlan) Error() string { return b.err.Error() }
+func (b *badPlan) Unwrap() error { return b.err }
 
 // bound is the cost the progression search must beat: the first plan's,
 // when another engine found it (0 if none yet).

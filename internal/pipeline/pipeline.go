@@ -101,6 +101,9 @@ type Result struct {
 	Plans   int
 	// FirstCost is the cost of the first plan of an optimising run.
 	FirstCost int64
+	// Stopped tells what ended an optimising run's improvement early,
+	// other than the context (a node limit, a formula too large).
+	Stopped string
 }
 
 // Load reads and checks a domain and a problem file: the parse stage,
