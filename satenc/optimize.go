@@ -61,8 +61,7 @@ func Improve(ctx context.Context, t *ground.Task, cfg Config, depth int, cost in
 		final, err := enc.Final()
 		var atLeast []Lit
 		if err == nil {
-			atLeast = enc.costCounter(int(min(cost, 1<<20)))
-			err = enc.err
+			atLeast, err = enc.costCounter(int(min(cost, 1<<20)))
 		}
 		st.Encode += time.Since(t0)
 		if err != nil {
@@ -140,8 +139,24 @@ func solutionCost(t *ground.Task, sol *ground.Solution) int64 {
 // such that actions costing j or more in all make r[j-1] true (assuming
 // r[j-1] false keeps the cost below j). Each vertex counts, in unary, the
 // cost of the action it holds (a vertex holds at most one task); a
-// balanced tree of totalizer nodes adds the counts up.
-func (e *Encoding) costCounter(limit int) []Lit {
+// balanced tree of totalizer nodes adds the counts up. A node's clauses
+// number the product of its inputs' lengths, each cut at limit, so the
+// counter is refused (ErrTooLarge) when the unary inputs times the limit
+// pass maxCounter.
+func (e *Encoding) costCounter(limit int) ([]Lit, error) {
+	units := 0
+	for _, vi := range e.layers[len(e.layers)-1] {
+		most := 0
+		for _, tk := range e.verts[vi].tasks {
+			if int(tk) < len(e.t.Actions) {
+				most = max(most, min(e.t.ActionCost(tk), limit))
+			}
+		}
+		units += most
+	}
+	if int64(units)*int64(limit) > maxCounter {
+		return nil, fmt.Errorf("%w: a counter of %d cost units below %d", ErrTooLarge, units, limit)
+	}
 	var counts [][]Lit
 	for _, vi := range e.layers[len(e.layers)-1] {
 		v := &e.verts[vi]
@@ -185,8 +200,12 @@ func (e *Encoding) costCounter(limit int) []Lit {
 		e.add(x.Neg())
 		out = append(out, x.Pos())
 	}
-	return out
+	return out, e.err
 }
+
+// maxCounter bounds the unary inputs of a cost counter times its limit
+// (about the number of its clauses).
+const maxCounter = 50_000_000
 
 // sumCounts is a totalizer node: unary counts a and b (a[i-1]: at least
 // i) give r, at least i+j when a says i and b says j, cut at limit.
