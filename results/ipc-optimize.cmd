@@ -1,1 +1,0 @@
-htnsat ipc --stage plan --engine progression --optimize --filter total-order
