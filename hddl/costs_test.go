@@ -34,6 +34,16 @@ func TestActionCosts(t *testing.T) {
 	if err != nil || !d2.Costs || d2.Actions[d2.ActionIndex("a")].Cost != 3 {
 		t.Errorf("printed and read again: %v\n%s", err, text)
 	}
+	// an effect of several conjuncts besides its cost prints back the same
+	two := strings.Replace(dom, "(and (done) (increase (total-cost) 3))", "(and (done) (not (done)) (increase (total-cost) 3))", 1)
+	d3, err := ParseDomain("two.hddl", []byte(two))
+	if err != nil {
+		t.Fatal(err)
+	}
+	once := DomainString(d3)
+	if d4, err := ParseDomain("printed.hddl", []byte(once)); err != nil || DomainString(d4) != once || len(d4.Actions[0].Effect.Subs) != 2 {
+		t.Errorf("a cost beside two conjuncts, printed and read again: %v\n%s", err, once)
+	}
 	prob := `(define (problem p) (:domain c) (:htn :subtasks (t)) (:init (done) (= (total-cost) 0)) (:metric minimize (total-cost)))`
 	if p, err := ParseProblem("p.hddl", []byte(prob), d); err != nil || len(p.Init) != 1 {
 		t.Errorf("the problem: %v", err)

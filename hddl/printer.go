@@ -164,8 +164,17 @@ func (p *printer) action(a *Action) {
 	}
 	switch {
 	case a.Cost > 0 && a.Effect != nil:
-		p.s("\n    :effect (and ")
-		p.formula(a.Effect, a.Vars)
+		// the cost joins the effect's conjuncts, as it was read (a
+		// conjunction inside another would read back as another formula)
+		p.s("\n    :effect (and")
+		subs := []*Formula{a.Effect}
+		if a.Effect.Kind == FAnd {
+			subs = a.Effect.Subs
+		}
+		for _, sub := range subs {
+			p.s(" ")
+			p.formula(sub, a.Vars)
+		}
 		p.s(" (increase (total-cost) ", strconv.Itoa(a.Cost), "))")
 	case a.Cost > 0:
 		p.s("\n    :effect (increase (total-cost) ", strconv.Itoa(a.Cost), ")")
