@@ -326,6 +326,27 @@ func runCollect(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		ipc.Table(ios.Out, rs, verb)
 		fmt.Fprintln(ios.Out)
 	}
+	// plans of an optimising experiment: their quality, the engines side
+	// by side
+	var runs []ipc.Rows
+	optimized := false
+	for _, eng := range c.Engines() {
+		if eng == "" {
+			continue
+		}
+		runs = append(runs, ipc.Rows{Name: eng, Rows: ipc.Keyed(c.Results[eng])})
+		for _, r := range c.Results[eng] {
+			if v, _ := r.Report["first_plan_cost"].(float64); v > 0 {
+				optimized = true
+			}
+		}
+	}
+	if optimized {
+		if err := ipc.QualityTable(ios.Out, runs); err != nil {
+			return withCode(exitFailure, err)
+		}
+		fmt.Fprintln(ios.Out)
+	}
 	if len(c.Stopped) > 0 {
 		fmt.Fprintf(ios.Err, "%d runs were stopped by Slurm (their rows say why; htnsat ipc --slurm %s runs them again):\n", len(c.Stopped), opts.collect)
 		c.List(ios.Err, c.Stopped, 10)

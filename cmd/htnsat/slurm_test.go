@@ -154,6 +154,17 @@ func TestSlurm(t *testing.T) {
 		t.Errorf("compare --collect: %v\n%s", err, out)
 	}
 
+	// an optimising experiment: --collect adds the quality table of the
+	// engines and their first plans
+	expD := filepath.Join(dir, "exp-optimize")
+	if out, err := htnsat("ipc", corpus, "--stage", "plan", "--engine", "progression,htn-sat", "--optimize", "--filter", "split", "--timeout", "10s", "--slurm", expD); err != nil {
+		t.Fatalf("ipc --optimize --slurm: %v\n%s", err, out)
+	}
+	wait(expD)
+	if out, err := htnsat("ipc", "--collect", expD); err != nil || !strings.Contains(out, "progression (first plans): solved") || !strings.Contains(out, "| total-order | split | 2 | 2 | 2.00 | 2 |") {
+		t.Errorf("ipc --collect of an optimising experiment: %v\n%s", err, out)
+	}
+
 	// submitting again runs exactly the runs Slurm stopped
 	for _, exp := range []string{expA, expB} {
 		out, err := htnsat("ipc", "--slurm", exp, "--no-submit")
