@@ -47,7 +47,8 @@ const roundBudget = 50_000
 // best-first search (Anytime.Found is told of each), until the search
 // space holds nothing cheaper, which proves the last plan optimal, or
 // until ctx ends. The search after the first plan is a weighted A* whose
-// weight decreases with each plan found (Richter, Thayer and Ruml,
+// weight decreases with each plan found and each node budget spent
+// (anytimeWeights; after Richter, Thayer and Ruml,
 // "The joy of forgetting: faster anytime search via restarting", ICAPS
 // 2010, without the restarts): a node whose cost so far plus the least
 // cost of the actions its tasks decompose into (the TDG estimate,
