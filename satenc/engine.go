@@ -57,6 +57,10 @@ type Stats struct {
 	// Learnt counts the clauses the solver learnt over all layers, when
 	// it says (the linked CaDiCaL does); else -1.
 	Learnt int64
+	// Exhausted is, for Improve, the deepest depth shown to hold no plan
+	// cheaper than the best one (0: none): a bound under which that plan
+	// is optimal (among the linearised orders when Linear).
+	Exhausted int
 }
 
 // DepthCap is the deepest decomposition tree any formula is built for:

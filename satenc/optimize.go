@@ -24,7 +24,7 @@ import (
 // whole decomposition tree of a task without recursion holds nothing
 // cheaper: then optimal is true, unless partial orders were linearised
 // (a plan in another order may be cheaper). A recursive task is never
-// proven: st.Depth says how deep the search went.
+// proven: st.Exhausted is the deepest depth shown to hold nothing cheaper.
 func Improve(ctx context.Context, t *ground.Task, cfg Config, depth int, cost int64, bound func() int64, found func(*ground.Solution, int64) error) (optimal bool, st *Stats, err error) {
 	if cfg.Solver == nil {
 		cfg.Solver = Default()
@@ -104,6 +104,7 @@ func Improve(ctx context.Context, t *ground.Task, cfg Config, depth int, cost in
 				return false, st, err
 			}
 		}
+		st.Exhausted = enc.Depth
 		if enc.Depth >= last {
 			return need > 0 && !st.Linear, st, nil
 		}

@@ -90,10 +90,12 @@ type planReport struct {
 	Status       plan.Status        `json:"status"`
 	Message      string             `json:"message,omitempty"`
 	PlanLength   int                `json:"plan_length"`
-	PlanCost     int                `json:"plan_cost"`                 // its actions' costs; its length in a domain without costs
-	Optimal      bool               `json:"optimal"`                   // the plan is proven of least cost (--optimize, --optimal)
-	Plans        int                `json:"plans,omitempty"`           // plans found by --optimize or --optimal, each cheaper than the last
-	FirstCost    int64              `json:"first_plan_cost,omitempty"` // the cost of the first of them
+	PlanCost     int                `json:"plan_cost"`                        // its actions' costs; its length in a domain without costs
+	Optimal      bool               `json:"optimal"`                          // the plan is proven of least cost (--optimize, --optimal)
+	Plans        int                `json:"plans,omitempty"`                  // plans found by --optimize or --optimal, each cheaper than the last
+	FirstCost    int64              `json:"first_plan_cost,omitempty"`        // the cost of the first of them
+	Exhausted    int                `json:"no_cheaper_up_to_depth,omitempty"` // SAT: no cheaper plan with a decomposition tree this deep (when not proven optimal)
+	LinearBound  bool               `json:"linearised,omitempty"`             // that bound holds for the linearised orders only
 	Verified     bool               `json:"verified"`
 	Facts        int                `json:"facts"`
 	Actions      int                `json:"actions"`
@@ -229,6 +231,7 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 	}
 	rep.Verified = res.Verified
 	rep.Optimal, rep.Plans, rep.FirstCost = res.Optimal, res.Plans, res.FirstCost
+	rep.Exhausted, rep.LinearBound = res.ExhaustedDepth, res.ExhaustedDepth > 0 && res.LinearBound
 	if res.Stopped != "" {
 		rep.Message = "improvement stopped: " + res.Stopped
 	}
@@ -256,6 +259,13 @@ func printPlanStats(w io.Writer, r *planReport) {
 		optimal = ", not proven optimal"
 	}
 	fmt.Fprintf(w, "plan: %d actions%s, verified: %v%s\n", r.PlanLength, cost, r.Verified, optimal)
+	if r.Exhausted > 0 {
+		among := ""
+		if r.LinearBound {
+			among = " (in the linearised orders)"
+		}
+		fmt.Fprintf(w, "sat: no cheaper plan with a decomposition tree up to depth %d%s\n", r.Exhausted, among)
+	}
 	if r.Message != "" {
 		fmt.Fprintln(w, r.Message)
 	}

@@ -157,6 +157,9 @@ func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.
 		// the first plan's formula; the improving one's size is traced
 		r.SAT.Tries += satStats.Tries
 	}
+	if satStats != nil && !r.Optimal {
+		r.ExhaustedDepth, r.LinearBound = satStats.Exhausted, satStats.Linear
+	}
 	improve := time.Since(start) - in.checking
 	if engine == Progression {
 		// htn.Optimize found the first plan too: its time is search

@@ -16,7 +16,8 @@ import (
 // TestOptimize: with each engine, an optimising run tells each plan,
 // cheaper than the last, and ends at the travel domain's optimum (7);
 // progression and auto prove it (the domain is recursive, which the SAT
-// engine's depth bound cannot). On Sudoku, where every plan has the same
+// engine's depth bound cannot: it shows nothing cheaper up to its maximum
+// depth). On Sudoku, where every plan has the same
 // length, the first plan is proven optimal at once.
 func TestOptimize(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "costs")
@@ -43,6 +44,10 @@ func TestOptimize(t *testing.T) {
 			}
 			if res.Optimal != (e != pipeline.SAT) {
 				t.Errorf("%s (optimal %v): proven %v", e, optimal, res.Optimal)
+			}
+			if e == pipeline.SAT && res.ExhaustedDepth != 10 {
+				// the SAT engine's bound: nothing cheaper up to MaxDepth
+				t.Errorf("SAT (optimal %v): nothing cheaper up to depth %d, want 10", optimal, res.ExhaustedDepth)
 			}
 		}
 	}

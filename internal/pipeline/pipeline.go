@@ -101,6 +101,12 @@ type Result struct {
 	Plans   int
 	// FirstCost is the cost of the first plan of an optimising run.
 	FirstCost int64
+	// ExhaustedDepth is, when the SAT engine improved the plan without a
+	// proof, the deepest decomposition depth shown to hold nothing
+	// cheaper (satenc.Stats.Exhausted), and LinearBound tells that this
+	// holds for the linearised orders only.
+	ExhaustedDepth int
+	LinearBound    bool
 	// Stopped tells what ended an optimising run's improvement early,
 	// other than the context (a node limit, a formula too large).
 	Stopped string
