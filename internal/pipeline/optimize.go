@@ -56,12 +56,14 @@ func (in *incumbent) offer(by Engine) func(*ground.Solution, int64) error {
 				if isContext(err) {
 					return err
 				}
-				return &badPlan{fmt.Errorf("the plan found by %s does not verify: %w", by, err)}
+				return &fatal{fmt.Errorf("the plan found by %s does not verify: %w", by, err)}
 			}
 		}
 		in.keep(&answer{engine: by, sol: sol, pl: pl, verified: !in.cfg.NoVerify})
 		if in.cfg.Improved != nil {
-			return in.cfg.Improved(pl)
+			if err := in.cfg.Improved(pl); err != nil {
+				return &fatal{err}
+			}
 		}
 		return nil
 	}
@@ -169,10 +171,10 @@ func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.
 	}
 	r.Times.Add("verify", in.checking)
 	for _, o := range []outcome{htnOut, satOut} {
-		var bad *badPlan
+		var f *fatal
 		switch {
 		case o.err == nil || isContext(o.err) || errors.Is(o.err, plan.ErrUnsolvable):
-		case errors.As(o.err, &bad) || in.a == nil:
+		case errors.As(o.err, &f) || in.a == nil:
 			return o.err
 		default:
 			// a limit of the improving search (nodes, the formula's
@@ -190,12 +192,13 @@ func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.
 	return nil
 }
 
-// badPlan is a plan the verifier rejected: never hidden behind the best
-// plan so far.
-type badPlan struct{ err error }
+// fatal is an error that ends an optimising run whatever plan it has: a
+// plan the verifier rejected, or one Config.Improved could not take (its
+// file could not be written).
+type fatal struct{ err error }
 
-func (b *badPlan) Error() string { return b.err.Error() }
-func (b *badPlan) Unwrap() error { return b.err }
+func (f *fatal) Error() string { return f.err.Error() }
+func (f *fatal) Unwrap() error { return f.err }
 
 // bound is the cost the progression search must beat: the first plan's,
 // when another engine found it (0 if none yet).
