@@ -110,6 +110,7 @@ func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.
 		}
 	}
 	start := time.Now()
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type outcome struct {
@@ -158,6 +159,10 @@ func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.
 	if satStats != nil && r.SAT != nil {
 		// the first plan's formula; the improving one's size is traced
 		r.SAT.Tries += satStats.Tries
+	}
+	if c := context.Cause(parent); in.a != nil && errors.Is(c, plan.ErrMemory) {
+		// the memory guard ended the improvement: the best plan stands
+		r.Stopped = c.Error()
 	}
 	if satStats != nil && !r.Optimal {
 		r.ExhaustedDepth, r.LinearBound = satStats.Exhausted, satStats.Linear
