@@ -128,6 +128,17 @@ only the runs without a row (docs/cluster.md).`,
 					return submitSlurm(cmd.Context(), ios, opts, nil)
 				}
 			}
+			// tables of earlier runs: no benchmark folder needed
+			if len(opts.either) > 0 {
+				return ipc.EitherTable(ios.Out, opts.either)
+			}
+			if len(opts.quality) > 0 && !cmd.Flags().Changed("stage") {
+				runs, err := ipc.ReadRuns(opts.quality)
+				if err != nil {
+					return err
+				}
+				return ipc.QualityTable(ios.Out, runs)
+			}
 			if len(args) == 1 {
 				opts.dir = args[0]
 			} else {
@@ -136,17 +147,6 @@ only the runs without a row (docs/cluster.md).`,
 					return err
 				}
 				opts.dir = filepath.Join(shared, "data", "ipc2020")
-			}
-			if len(opts.either) > 0 {
-				return ipc.EitherTable(ios.Out, opts.either)
-			}
-			if len(opts.quality) > 0 && !cmd.Flags().Changed("stage") {
-				// scoring earlier runs only
-				runs, err := ipc.ReadRuns(opts.quality)
-				if err != nil {
-					return err
-				}
-				return ipc.QualityTable(ios.Out, runs)
 			}
 			return runIPC(cmd.Context(), ios, opts)
 		},
