@@ -124,19 +124,8 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 	if opt.Heuristic == HeurRC || opt.Heuristic == HeurAuto && search == GBFS && rcSize(v) <= rcAutoLimit {
 		b.rc = newRC(v)
 	}
-	root := &bnode{method: -1, net: &bnet{}}
-	root.state = sets.NewBits(v.nFacts)
-	for _, f := range t.Init {
-		root.state.Add(int(f))
-	}
-	for i, id := range t.Initial {
-		root.net.ents = append(root.net.ents, bent{uid: int32(i), kind: nodeTask, id: int32(id)})
-	}
-	for _, o := range t.InitialOrder {
-		root.net.edges = append(root.net.edges, [2]int32{o.Before, o.After})
-	}
-	root.nextUID = int32(len(t.Initial))
-	if root.h = b.h(root.state, root.net); root.h == rcInf {
+	root := b.root()
+	if root.h == rcInf {
 		return nil, stats, ErrNoPlan
 	}
 	open := &bheap{astar: search == AStar}
@@ -175,6 +164,26 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		}
 	}
 	return nil, stats, ErrNoPlan
+}
+
+// root is the search's first node: the initial state and task network,
+// with its estimate.
+func (b *bfs) root() *bnode {
+	t := b.v.t
+	root := &bnode{method: -1, net: &bnet{}}
+	root.state = sets.NewBits(b.v.nFacts)
+	for _, f := range t.Init {
+		root.state.Add(int(f))
+	}
+	for i, id := range t.Initial {
+		root.net.ents = append(root.net.ents, bent{uid: int32(i), kind: nodeTask, id: int32(id)})
+	}
+	for _, o := range t.InitialOrder {
+		root.net.edges = append(root.net.edges, [2]int32{o.Before, o.After})
+	}
+	root.nextUID = int32(len(t.Initial))
+	root.h = b.h(root.state, root.net)
+	return root
 }
 
 // h estimates the actions a node still needs; rcInf marks a dead end.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/internal/sets"
 )
 
 // Anytime configures Optimize.
@@ -134,20 +133,8 @@ func (v *view) solutionCost(sol *ground.Solution) int64 {
 // with each cheaper plan. It returns nil when the search space is
 // exhausted.
 func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64, found func(*ground.Solution, int64) error) error {
-	v, t, stats := b.v, b.v.t, b.stats
-	root := &bnode{method: -1, net: &bnet{}}
-	root.state = sets.NewBits(v.nFacts)
-	for _, f := range t.Init {
-		root.state.Add(int(f))
-	}
-	for i, id := range t.Initial {
-		root.net.ents = append(root.net.ents, bent{uid: int32(i), kind: nodeTask, id: int32(id)})
-	}
-	for _, o := range t.InitialOrder {
-		root.net.edges = append(root.net.edges, [2]int32{o.Before, o.After})
-	}
-	root.nextUID = int32(len(t.Initial))
-	root.h = b.h(root.state, root.net)
+	t, stats := b.v.t, b.stats
+	root := b.root()
 	pruned := func(n *bnode) bool {
 		if b.known != nil && stats.Nodes&63 == 0 {
 			*bound = min(*bound, b.known())

@@ -29,14 +29,9 @@ cells removed at random. The puzzles may have several solutions. The same
 --seed gives the same puzzles; the file starts with the command that made it.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k := 0
-			for kk := sudoku.MinBox; kk <= sudoku.MaxBox; kk++ {
-				if kk*kk == size {
-					k = kk
-				}
-			}
-			if k == 0 {
-				return &usageError{fmt.Errorf("--size %d: the size must be k² for k = %d..%d", size, sudoku.MinBox, sudoku.MaxBox)}
+			k, err := boxOfSize(size)
+			if err != nil {
+				return err
 			}
 			if given < 0 || given > 1 {
 				return &usageError{fmt.Errorf("--given %g: a fraction of the cells, from 0 to 1", given)}

@@ -40,14 +40,9 @@ func newCmdSudokuDomain(ios *ioStreams) *cobra.Command {
 		Short:   "Write the paper's Sudoku domain for N×N grids (N = 4, 9, 16, 25, 36, 49)",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k := 0
-			for kk := sudoku.MinBox; kk <= sudoku.MaxBox; kk++ {
-				if kk*kk == size {
-					k = kk
-				}
-			}
-			if k == 0 {
-				return &usageError{fmt.Errorf("--size %d: the size must be k² for k = %d..%d (4, 9, 16, 25, 36, 49)", size, sudoku.MinBox, sudoku.MaxBox)}
+			k, err := boxOfSize(size)
+			if err != nil {
+				return err
 			}
 			return writeFile(cmd.Context(), ios, output, func(w io.Writer) error { return sudoku.WriteDomain(w, k) })
 		},
@@ -55,6 +50,17 @@ func newCmdSudokuDomain(ios *ioStreams) *cobra.Command {
 	cmd.Flags().IntVar(&size, "size", 9, "grid size N")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
 	return cmd
+}
+
+// boxOfSize is the box side k of a --size N grid (N = k²), or a usage
+// error.
+func boxOfSize(size int) (int, error) {
+	for k := sudoku.MinBox; k <= sudoku.MaxBox; k++ {
+		if k*k == size {
+			return k, nil
+		}
+	}
+	return 0, &usageError{fmt.Errorf("--size %d: the size must be k² for k = %d..%d (4, 9, 16, 25, 36, 49)", size, sudoku.MinBox, sudoku.MaxBox)}
 }
 
 func newCmdSudokuHDDL(ios *ioStreams) *cobra.Command {
