@@ -31,18 +31,8 @@ func EitherTable(w io.Writer, files []string) error {
 	}
 	by := map[string]*agg{}
 	var keys []string
-	for k := range runs[0] {
-		shared := true
-		for _, r := range runs[1:] {
-			if _, ok := r[k]; !ok {
-				shared = false
-			}
-		}
-		if !shared {
-			continue
-		}
-		parts := strings.SplitN(k, "/", 3)
-		for _, g := range []string{parts[0] + "|" + parts[1], parts[0] + "|"} {
+	for _, k := range shared(runs) {
+		for _, g := range groups(k) {
 			a := by[g]
 			if a == nil {
 				a = &agg{by: make([]int, len(runs))}
@@ -89,4 +79,29 @@ func EitherTable(w io.Writer, files []string) error {
 		fmt.Fprintf(w, " %d/%d |\n", a.either, a.total)
 	}
 	return nil
+}
+
+// shared lists the problems (keys) that every run has a row for.
+func shared(runs []map[string]Result) []string {
+	var keys []string
+	for k := range runs[0] {
+		all := true
+		for _, r := range runs[1:] {
+			if _, ok := r[k]; !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// groups are the rows of a table a problem counts in: its track's domain
+// ("track|domain") and its track ("track|").
+func groups(key string) []string {
+	parts := strings.SplitN(key, "/", 3)
+	return []string{parts[0] + "|" + parts[1], parts[0] + "|"}
 }

@@ -80,24 +80,18 @@ func QualityTable(w io.Writer, runs []Rows) error {
 	}
 	by := map[string]*agg{}
 	var keys []string
-	for k := range runs[0].Rows {
-		shared := true
+	rows := make([]map[string]Result, len(runs))
+	for i, r := range runs {
+		rows[i] = r.Rows
+	}
+	for _, k := range shared(rows) {
 		best := -1.0
-		for _, r := range runs {
-			row, ok := r.Rows[k]
-			if !ok {
-				shared = false
-				break
-			}
-			if row.Solved() && (best < 0 || row.Cost() < best) {
+		for _, r := range rows {
+			if row := r[k]; row.Solved() && (best < 0 || row.Cost() < best) {
 				best = row.Cost()
 			}
 		}
-		if !shared {
-			continue
-		}
-		parts := strings.SplitN(k, "/", 3)
-		for _, g := range []string{parts[0] + "|" + parts[1], parts[0] + "|"} {
+		for _, g := range groups(k) {
 			a := by[g]
 			if a == nil {
 				a = newAgg()
@@ -105,8 +99,8 @@ func QualityTable(w io.Writer, runs []Rows) error {
 				keys = append(keys, g)
 			}
 			a.total++
-			for i, r := range runs {
-				row := r.Rows[k]
+			for i, r := range rows {
+				row := r[k]
 				if !row.Solved() {
 					continue
 				}
