@@ -33,7 +33,7 @@ cells removed at random. The puzzles may have several solutions. The same
 			if err != nil {
 				return err
 			}
-			if given < 0 || given > 1 {
+			if !(given >= 0 && given <= 1) { // NaN too
 				return &usageError{fmt.Errorf("--given %g: a fraction of the cells, from 0 to 1", given)}
 			}
 			if count < 1 || count > 100_000 {
