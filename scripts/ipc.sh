@@ -48,7 +48,8 @@ run() {
 # default list: it takes the whole 60 s on every problem it does not prove
 # optimal) runs progression with --optimize on the total-order problems,
 # scoring its last plans against its first ones; optimize-sample does the
-# same on every fourth problem of each domain (about an hour);
+# same on every fourth problem of each domain (about an hour), and
+# optimize-po-sample on every fourth partial-order problem;
 # optimize-peers on the first four problems of each domain at 20 s, scored
 # against pandaPI's plan lengths of results/peers (a quarter of an hour). sat-cadical runs the SAT
 # engine with CaDiCaL linked (bin/htnsat-cadical, built here from the
@@ -77,7 +78,7 @@ splice() {
 	{
 		echo "<!-- ipc:start (written by scripts/ipc.sh; do not edit) -->"
 		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), 60 s and 8 GiB per problem."
-		for name in ipc-ground ipc-progression ipc-sat ipc-sat-cadical ipc-optimize ipc-optimize-sample ipc-optimize-peers; do
+		for name in ipc-ground ipc-progression ipc-sat ipc-sat-cadical ipc-optimize ipc-optimize-sample ipc-optimize-po-sample ipc-optimize-peers; do
 			[ -s "$OUT/$name.md" ] || continue
 			echo
 			case $name in
@@ -86,6 +87,7 @@ splice() {
 			ipc-sat) echo "#### SAT engine, gophersat (pure Go, the formula grown layer by layer, solved afresh at each depth), total-order problems (plans verified)" ;;
 			ipc-sat-cadical) echo "#### SAT engine, CaDiCaL linked (incremental), total-order problems (plans verified)" ;;
 			ipc-optimize) echo "#### Better plans: progression with --optimize, total-order problems (each plan verified; quality: the best cost of the two columns ÷ the cost, summed)" ;;
+			ipc-optimize-po-sample) echo "#### Better plans: progression with --optimize, every fourth partial-order problem of each domain (each plan verified; quality: the best cost of the two columns ÷ the cost, summed)" ;;
 			ipc-optimize-peers) echo "#### Better plans against pandaPI: the first four total-order problems of each domain, 20 s each; the quality table compares the eight problems whose pandaPI plan lengths are recorded (results/peers)" ;;
 			ipc-optimize-sample) echo "#### Better plans: progression with --optimize, every fourth total-order problem of each domain (each plan verified; quality: the best cost of the two columns ÷ the cost, summed)" ;;
 			esac
@@ -109,6 +111,7 @@ for stage in $STAGES; do
 	sat) run ipc-sat --stage plan --engine sat --filter total-order ;;
 	optimize) run ipc-optimize --stage plan --engine progression --optimize --filter total-order ;;
 	optimize-sample) run ipc-optimize-sample --stage plan --engine progression --optimize --filter total-order --every 4 ;;
+	optimize-po-sample) run ipc-optimize-po-sample --stage plan --engine progression --optimize --filter partial-order --every 4 ;;
 	optimize-peers) run ipc-optimize-peers --stage plan --engine progression --optimize --filter total-order --first 4 --timeout 20s --quality results/peers/pandapi-greedy-p04.csv --quality results/peers/pandapi-astar-p04.csv ;;
 	sat-cadical)
 		go build -tags cadical -o bin/htnsat-cadical ./cmd/htnsat
