@@ -36,7 +36,11 @@ func Improve(ctx context.Context, t *ground.Task, cfg Config, depth int, cost in
 	need := t.Depth()
 	st.Recursive = need < 0
 	last := need
-	if need < 0 {
+	switch {
+	case cfg.Depth > 0:
+		// the depth asked for, and no deeper
+		last = cfg.Depth
+	case need < 0:
 		last = cfg.MaxDepth
 	}
 	s := NewIncremental(cfg.Solver)
@@ -106,7 +110,7 @@ func Improve(ctx context.Context, t *ground.Task, cfg Config, depth int, cost in
 		}
 		st.Exhausted = enc.Depth
 		if enc.Depth >= last {
-			return need > 0 && !st.Linear, st, nil
+			return need > 0 && enc.Depth >= need && !st.Linear, st, nil
 		}
 		t0 = time.Now()
 		err = enc.AddLayer()
