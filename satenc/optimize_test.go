@@ -64,9 +64,9 @@ func TestImprove(t *testing.T) {
 		t.Errorf("travel: costs %v, optimal %v; want to end at 7, unproven (recursive)", costs, optimal)
 	}
 	// at a fixed depth nothing deeper is tried: at 3 layers the walk back
-	// cannot follow the taxi, and 8 stands, unproven
-	if costs, optimal := improve(t, p, testutil.Compact(t, task), satenc.Config{Depth: 3}); len(costs) != 1 || costs[0] != 8 || optimal {
-		t.Errorf("travel at depth 3: costs %v, optimal %v; want [8], unproven", costs, optimal)
+	// cannot follow the taxi, and the best is 8 (two taxis), unproven
+	if costs, optimal := improve(t, p, testutil.Compact(t, task), satenc.Config{Depth: 3}); costs[len(costs)-1] != 8 || optimal {
+		t.Errorf("travel at depth 3: costs %v, optimal %v; want to end at 8, unproven", costs, optimal)
 	}
 	dom := `(define (domain d) (:requirements :hierarchy :action-costs)
   (:predicates (done))
