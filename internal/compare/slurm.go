@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/htnsat/htnsat/internal/slurm"
@@ -103,9 +102,7 @@ func Submit(ctx context.Context, dir string, e *Experiment, so slurm.Options) (*
 		Runs: e.Runs(), Version: e.Version,
 		RunTime: timeout + grace + 5*time.Second, // the process's grace, writing its files
 		MemMB:   1024,                            // a 25x25 process and the harness, with room
-		Command: func(dir string, n, per int) []string {
-			return []string{e.Exe, "compare", "--slurm-task", dir, "--submission", strconv.Itoa(n), "--task-runs", strconv.Itoa(per)}
-		},
+		Exe:     e.Exe, Subcommand: "compare",
 	}
 	return slurm.Submit(ctx, dir, job, so)
 }
@@ -115,14 +112,6 @@ func Submit(ctx context.Context, dir string, e *Experiment, so slurm.Options) (*
 // ends; a run cut short by the task's own end writes none.
 func RunTask(ctx context.Context, dir string, n, per int) error {
 	e, err := LoadExperiment(dir)
-	if err != nil {
-		return err
-	}
-	task, err := slurm.TaskID()
-	if err != nil {
-		return err
-	}
-	ids, err := slurm.Slice(dir, n, task, per, e.Runs())
 	if err != nil {
 		return err
 	}
@@ -136,24 +125,14 @@ func RunTask(ctx context.Context, dir string, n, per int) error {
 	}
 	defer os.RemoveAll(work)
 	pr := &Process{Exe: e.Exe, Args: e.Args, Dir: work}
-	for _, id := range ids {
+	return slurm.RunSlice(ctx, dir, n, per, e.Runs(), func(id int) (any, error) {
 		i, k := id/len(e.Engines), id%len(e.Engines)
 		p, err := e.puzzle(i)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := slurm.Begin(ctx, dir, id); err != nil {
-			return err
-		}
-		r := pr.Run(ctx, i, p, e.Engines[k], Options{Style: e.Style}, timeout)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := slurm.Finish(ctx, dir, id, r); err != nil {
-			return err
-		}
-	}
-	return nil
+		return pr.Run(ctx, i, p, e.Engines[k], Options{Style: e.Style}, timeout), nil
+	})
 }
 
 // Collected is what the rows of an experiment say.

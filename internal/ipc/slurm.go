@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/htnsat/htnsat/internal/corpus"
@@ -92,9 +91,7 @@ func Submit(ctx context.Context, dir string, e *Experiment, so slurm.Options) (*
 		Runs: len(e.Runs), Version: e.Version,
 		RunTime: timeout + 5*time.Second, // runOne's grace
 		MemMB:   e.MemMB + 256,           // a run's hard limit and the harness
-		Command: func(dir string, n, per int) []string {
-			return []string{e.Exe, "ipc", "--slurm-task", dir, "--submission", strconv.Itoa(n), "--task-runs", strconv.Itoa(per)}
-		},
+		Exe:     e.Exe, Subcommand: "ipc",
 	}
 	return slurm.Submit(ctx, dir, job, so)
 }
@@ -109,32 +106,15 @@ func RunTask(ctx context.Context, dir string, n, per int) error {
 	if err != nil {
 		return err
 	}
-	task, err := slurm.TaskID()
-	if err != nil {
-		return err
-	}
-	ids, err := slurm.Slice(dir, n, task, per, len(e.Runs))
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
+	return slurm.RunSlice(ctx, dir, n, per, len(e.Runs), func(id int) (any, error) {
 		r := e.Runs[id]
 		opts, err := e.options(r.Engine)
 		if err != nil {
-			return err
-		}
-		if err := slurm.Begin(ctx, dir, id); err != nil {
-			return err
+			return nil, err
 		}
 		res := runOne(ctx, r.Instance, opts)
-		if err := ctx.Err(); err != nil {
-			return err // stopped by Slurm: no row, the marker stays
-		}
-		if err := slurm.Finish(ctx, dir, id, taskRow{Status: res.Status, Seconds: res.Seconds, MaxRSSMB: res.MaxRSSMB, Message: res.Message, Report: res.Report}); err != nil {
-			return err
-		}
-	}
-	return nil
+		return taskRow{Status: res.Status, Seconds: res.Seconds, MaxRSSMB: res.MaxRSSMB, Message: res.Message, Report: res.Report}, nil
+	})
 }
 
 // taskRow is a run's Result as its row file holds it.

@@ -102,10 +102,11 @@ type Job struct {
 	Version string        // of the binary the tasks run
 	RunTime time.Duration // the most one run may take (its limit and its grace)
 	MemMB   int           // what one task needs (its runs' limit and the harness)
-	// Command is the task's command line (the executable first), given
-	// the experiment's absolute folder, the submission and the runs a
-	// task does; the task reads $SLURM_ARRAY_TASK_ID for its slice.
-	Command func(dir string, submission, perTask int) []string
+	// Exe and Subcommand start the task's command line: Exe Subcommand
+	// --slurm-task DIR --submission N --task-runs PER (the experiment's
+	// absolute folder, the submission, the runs a task does); the task
+	// reads $SLURM_ARRAY_TASK_ID for its slice (RunSlice).
+	Exe, Subcommand string
 }
 
 // Submission is what Submit did.
@@ -183,7 +184,7 @@ func Submit(ctx context.Context, dir string, job Job, so Options) (*Submission, 
 		fmt.Fprintf(&sh, "#SBATCH --partition=%s\n", so.Partition)
 	}
 	var cmd []string
-	for _, a := range job.Command(abs, n, per) {
+	for _, a := range []string{job.Exe, job.Subcommand, "--slurm-task", abs, "--submission", strconv.Itoa(n), "--task-runs", strconv.Itoa(per)} {
 		cmd = append(cmd, shellQuote(a))
 	}
 	fmt.Fprintf(&sh, "exec %s\n", strings.Join(cmd, " "))
@@ -265,6 +266,38 @@ func Slice(dir string, n, task, per, runs int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// RunSlice runs this array task's slice of submission n of the
+// experiment in dir (per runs a task, of runs in all): for each run its
+// begun marker, run(id) for its row, then the row. A run cut short
+// because the task itself is being stopped (Slurm's SIGTERM before a
+// kill) writes no row: its marker tells Collect to ask Slurm.
+func RunSlice(ctx context.Context, dir string, n, per, runs int, run func(id int) (row any, err error)) error {
+	task, err := TaskID()
+	if err != nil {
+		return err
+	}
+	ids, err := Slice(dir, n, task, per, runs)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := Begin(ctx, dir, id); err != nil {
+			return err
+		}
+		row, err := run(id)
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		if err := Finish(ctx, dir, id, row); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // marker is what a begun marker says: where the run's task ran.

@@ -19,7 +19,7 @@ func TestSubmitSliceCollect(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	job := Job{Runs: 7, Version: "test", RunTime: 25 * time.Second, MemMB: 1000,
-		Command: func(d string, n, per int) []string { return []string{"/bin/htnsat", "run", d, "it's"} }}
+		Exe: "/bin/htnsat", Subcommand: "it's"}
 	s, err := Submit(ctx, dir, job, Options{RunsPerTask: 3, Throttle: 2, Partition: "short", NoSubmit: true})
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +29,7 @@ func TestSubmitSliceCollect(t *testing.T) {
 	}
 	sh, _ := os.ReadFile(s.Script)
 	for _, want := range []string{"#SBATCH --array=0-2%2", "#SBATCH --time=00:02:30", "#SBATCH --mem=1000M", "#SBATCH --partition=short",
-		"#SBATCH --output=" + filepath.Join(dir, "logs", "%A_%a.out"), `exec '/bin/htnsat' 'run' '` + dir + `' 'it'\''s'`} {
+		"#SBATCH --output=" + filepath.Join(dir, "logs", "%A_%a.out"), `exec '/bin/htnsat' 'it'\''s' '--slurm-task' '` + dir + `' '--submission' '0' '--task-runs' '`} {
 		if !strings.Contains(string(sh), want) {
 			t.Errorf("the script lacks %q:\n%s", want, sh)
 		}
