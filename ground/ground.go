@@ -320,5 +320,38 @@ func (g *grounder) budget(s *schema) error {
 	if len(g.gActs)+len(g.gMethods) <= g.opt.MaxGround && g.stats.PossibleTasks <= 4*g.opt.MaxGround {
 		return nil
 	}
-	return fmt.Errorf("%w: more than %d ground actions and methods (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
+	return fmt.Errorf("%w: more than %d ground actions and methods (the budget) while instantiating %s%s", ErrTooLarge, g.opt.MaxGround, s.name, g.sizeNote(s))
+}
+
+// sizeNote estimates, for the error of a grounding over its budget, how
+// large the full grounding would be: the instances the types of the
+// refused schema's parameters allow, and those of every action and method
+// together. It is an upper bound (the reachability analysis keeps fewer),
+// and the order of magnitude that matters.
+func (g *grounder) sizeNote(s *schema) string {
+	d := g.d
+	product := func(ps []hddl.Param) float64 {
+		n := 1.0
+		for _, p := range ps {
+			n *= float64(len(g.objectsOf(p.Type)))
+		}
+		return n
+	}
+	total := 0.0
+	for i := range d.Actions {
+		total += product(d.Actions[i].Params())
+	}
+	for i := range d.Methods {
+		total += product(d.Methods[i].Params())
+	}
+	return fmt.Sprintf(" (its parameters' types allow %s instances; all actions and methods together up to %s)", approx(product(s.vars[:s.nparams])), approx(total))
+}
+
+// approx writes a count exactly up to a billion, in scientific notation
+// beyond.
+func approx(x float64) string {
+	if x < 1e9 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.1e", x)
 }

@@ -254,7 +254,7 @@ func (g *grounder) addAction(s *schema, b []int32, queue *[]tuple) error {
 	}
 	if g.reachable++; g.reachable > g.opt.MaxGround {
 		// each stands for at least one ground action, were it asked for
-		return fmt.Errorf("%w: more than %d reachable action instances (the budget, Options.MaxGround) while instantiating %s", ErrTooLarge, g.opt.MaxGround, s.name)
+		return fmt.Errorf("%w: more than %d reachable action instances (the budget) while instantiating %s%s", ErrTooLarge, g.opt.MaxGround, s.name, g.sizeNote(s))
 	}
 	tup := make([]int32, 0, 8)
 	for ei, e := range s.effects {

@@ -93,7 +93,7 @@ resident memory.`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.files, "file", "f", nil, "puzzle file (repeatable); default: the embedded sample")
-	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat (or sat), direct-sat, auto, a comma-separated list, or all")
+	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat (or sat), direct-sat, auto, lazy, a comma-separated list, or all")
 	f.StringVar(&opts.engines, "engines", "all", "the same as --engine")
 	f.MarkHidden("engines")
 	f.StringVar(&opts.style, "style", "unordered", "initial task network of the HDDL problems: ordered (the paper's) or unordered")

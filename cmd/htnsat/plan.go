@@ -40,6 +40,8 @@ func newCmdPlan(ios *ioStreams) *cobra.Command {
   htnsat plan --engine htn-sat -o paper.plan --json domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
   # the progression search under a time limit, and the decomposition tree
   htnsat plan --engine progression --timeout 10s --tree paper.svg domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
+  # a totally ordered problem grounded on demand, without its full grounding
+  htnsat plan --engine lazy testdata/costs/domain.hddl testdata/costs/problem.hddl
   # ever cheaper plans for 10 s, each printed as found (the last is the best)
   htnsat plan --optimize --timeout 10s testdata/costs/domain.hddl testdata/costs/problem.hddl`,
 		Short: "Find a plan by progression search or through SAT, and verify it",
@@ -52,6 +54,13 @@ over task networks), htn-sat (or sat: an HTN-to-CNF encoding solved by the linke
 gophersat or an external solver), and auto, the default: both side by side on
 the same ground task, keeping the first verified plan (or proof that there is
 none) and stopping the other.
+
+When the full grounding of a totally ordered problem is beyond --max-ground,
+progression and auto plan it with grounding on demand instead (the lazy
+engine, which --engine lazy asks for directly): a depth-first progression
+search that instantiates only the methods and actions it meets, in the
+states where it meets them, so memory follows the part of the problem it
+visits. stderr says when it takes over.
 
 With --optimize the search goes on after the first plan and prints each
 cheaper plan it finds (the last one printed is the best; -o always holds the
@@ -68,7 +77,7 @@ Costs are the actions' (increase (total-cost) N) where the domain has them,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.engine, "engine", "auto", "progression, htn-sat (or sat), or auto (both side by side, on two cores, the first verified plan kept)")
+	f.StringVar(&opts.engine, "engine", "auto", "progression, htn-sat (or sat), auto (both side by side, on two cores, the first verified plan kept), or lazy (progression grounding on demand)")
 	f.DurationVar(&opts.timeout, "timeout", 0, "give up after this long (0: no limit)")
 	f.StringVarP(&opts.output, "output", "o", "", "write the plan to this file")
 	f.BoolVar(&opts.json, "json", false, "print a JSON report instead of the plan")
@@ -112,6 +121,18 @@ type planReport struct {
 	StageSeconds map[string]float64 `json:"stage_seconds"`
 	TotalSeconds float64            `json:"total_seconds"`
 	PeakRSSMB    float64            `json:"peak_rss_mb,omitempty"` // this process's peak resident memory so far (Linux)
+	// OnDemand is what the lazy engine grounded, when it planned
+	OnDemand *onDemandReport `json:"grounded_on_demand,omitempty"`
+}
+
+// onDemandReport tells what grounding on demand made, and why it was
+// used when the engine asked for was another.
+type onDemandReport struct {
+	FullGrounding string `json:"full_grounding,omitempty"` // the grounder's refusal
+	Facts         int    `json:"facts"`
+	Tasks         int    `json:"tasks"`
+	Actions       int    `json:"actions"`
+	Methods       int    `json:"method_instances"`
 }
 
 func runPlan(ctx context.Context, opts *planOptions) error {
@@ -138,6 +159,9 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	}
 	res, err := pipeline.Run(ctx, p, cfg)
 	res.Times.Add("parse", parse)
+	if res.Fallback != "" {
+		fmt.Fprintf(opts.io.Err, "%s: planning with grounding on demand (the lazy engine)\n", res.Fallback)
+	}
 	rep := &planReport{Domain: p.Domain.Name, Problem: p.Name, Engine: string(engine), Status: plan.StatusOf(err), StageSeconds: map[string]float64{}}
 	fillReport(rep, res)
 	rep.TotalSeconds = time.Since(start).Seconds()
@@ -216,6 +240,9 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 		}
 	}
 	rep.AnsweredBy = string(res.Engine)
+	if l := res.Lazy; l != nil {
+		rep.OnDemand = &onDemandReport{FullGrounding: res.Fallback, Facts: l.Facts, Tasks: l.Tasks, Actions: l.Actions, Methods: l.Methods}
+	}
 	if st := res.HTN; st != nil {
 		rep.Search, rep.Nodes, rep.Restarts, rep.Ahead = st.Search, st.Nodes, st.Restarts, st.Ahead
 	}
@@ -269,8 +296,12 @@ func printPlanStats(w io.Writer, r *planReport) {
 	if r.Message != "" {
 		fmt.Fprintln(w, r.Message)
 	}
-	fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods (%d compacted)\n", r.Facts, r.Actions, r.Methods, r.Compact)
-	if r.Engine == string(pipeline.Auto) {
+	if o := r.OnDemand; o != nil {
+		fmt.Fprintf(w, "grounded on demand: %d facts, %d tasks, %d actions, %d method instances\n", o.Facts, o.Tasks, o.Actions, o.Methods)
+	} else {
+		fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods (%d compacted)\n", r.Facts, r.Actions, r.Methods, r.Compact)
+	}
+	if r.Engine != r.AnsweredBy && r.AnsweredBy != "" {
 		fmt.Fprintf(w, "engine: auto, the plan by %s\n", r.AnsweredBy)
 	}
 	if r.Search != "" {

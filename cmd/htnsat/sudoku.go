@@ -225,7 +225,7 @@ embedded domain. An engine that runs out of time is reported as such.`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.files, "file", "f", nil, "read the puzzles of this file (repeatable)")
-	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat (or sat), direct-sat, auto, a comma-separated list, or all")
+	f.StringVar(&opts.engines, "engine", "all", "progression, htn-sat (or sat), direct-sat, auto, lazy, a comma-separated list, or all")
 	f.StringVar(&opts.style, "style", "unordered", "initial task network of the HDDL problem: ordered (the paper's) or unordered")
 	f.IntVar(&opts.count, "count", 0, "direct-sat: also count the solutions, up to this number (blocking each one found)")
 	f.BoolVar(&opts.unique, "unique", false, "direct-sat: tell whether the solution is unique (--count 2)")

@@ -111,7 +111,7 @@ instance as MiniZinc (the language of the best-known variant models) and XCSP3.`
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&engines, "engine", "direct-sat", "progression, htn-sat (or sat), direct-sat, auto, a comma-separated list, or all")
+	f.StringVar(&engines, "engine", "direct-sat", "progression, htn-sat (or sat), direct-sat, auto, lazy, a comma-separated list, or all")
 	f.StringVar(&style, "style", "unordered", "initial task network of the HDDL problem: ordered or unordered")
 	f.IntVar(&count, "count", 0, "direct-sat: count the solutions up to this number")
 	f.BoolVar(&rate, "rate", false, "rate the puzzle by consistency level (all-different clues only: diagonals, extra regions, cages without totals)")

@@ -38,6 +38,9 @@ const (
 	HTNSAT = Engine(pipeline.SAT)
 	// Auto runs both HTN engines side by side and keeps the first answer.
 	Auto = Engine(pipeline.Auto)
+	// Lazy plans on the HDDL model by progression with grounding on
+	// demand (the ordered model only).
+	Lazy = Engine(pipeline.Lazy)
 	// DirectSAT solves the direct SAT encoding of the puzzle: the baseline.
 	DirectSAT Engine = "direct-sat"
 )
@@ -47,14 +50,14 @@ const (
 var Engines = []Engine{Progression, HTNSAT, DirectSAT}
 
 // ParseEngine reads one engine name: direct-sat, or one of plan's
-// (progression, htn-sat or its alias sat, auto), in any case.
+// (progression, htn-sat or its alias sat, auto, lazy), in any case.
 func ParseEngine(s string) (Engine, error) {
 	if strings.EqualFold(strings.TrimSpace(s), string(DirectSAT)) {
 		return DirectSAT, nil
 	}
 	e, err := pipeline.ParseEngine(s)
 	if err != nil {
-		return "", fmt.Errorf("unknown engine %q (want progression, htn-sat (or sat), direct-sat, auto, or all)", s)
+		return "", fmt.Errorf("unknown engine %q (want progression, htn-sat (or sat), direct-sat, auto, lazy, or all)", s)
 	}
 	return Engine(e), nil
 }
@@ -171,7 +174,7 @@ func RunEngine(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options) (r R
 	}()
 	var err error
 	switch e {
-	case Progression, HTNSAT, Auto:
+	case Progression, HTNSAT, Auto, Lazy:
 		err = runHTN(ctx, p, e, opt, &r)
 	case DirectSAT:
 		err = runDirect(ctx, p, opt, &r)

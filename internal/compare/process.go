@@ -103,8 +103,8 @@ func (pr *Process) Run(ctx context.Context, i int, p sudoku.Puzzle, e Engine, op
 }
 
 func (pr *Process) run(ctx context.Context, i int, p sudoku.Puzzle, e Engine, opt Options, timeout time.Duration, r *Run) error {
-	if e != Progression && e != HTNSAT && e != Auto {
-		return fmt.Errorf("engine %s does not plan from HDDL files: only progression, htn-sat and auto run as processes", e)
+	if e != Progression && e != HTNSAT && e != Auto && e != Lazy {
+		return fmt.Errorf("engine %s does not plan from HDDL files: only progression, htn-sat, auto and lazy run as processes", e)
 	}
 	// the engine as "htnsat plan --engine" names it
 	engine := string(opt.pipelineConfig(e).Engine)

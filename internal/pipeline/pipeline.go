@@ -31,18 +31,23 @@ const (
 	// first verified plan (or the first proof that there is none); the
 	// other engine is stopped.
 	Auto Engine = "auto"
+	// Lazy is the progression search over a problem grounded on demand
+	// (ground.Lazy, htn.SolveLazy), for totally ordered problems whose
+	// full grounding is too large. Progression and Auto turn to it
+	// themselves when the grounder refuses (Result.Fallback).
+	Lazy Engine = "lazy"
 )
 
-// ParseEngine reads an engine name: progression, htn-sat (or sat) or
-// auto, in any case.
+// ParseEngine reads an engine name: progression, htn-sat (or sat), auto
+// or lazy, in any case.
 func ParseEngine(s string) (Engine, error) {
 	switch e := Engine(strings.ToLower(strings.TrimSpace(s))); e {
-	case Progression, SAT, Auto:
+	case Progression, SAT, Auto, Lazy:
 		return e, nil
 	case "sat":
 		return SAT, nil
 	}
-	return "", fmt.Errorf("unknown engine %q (want progression, htn-sat (or sat) or auto)", s)
+	return "", fmt.Errorf("unknown engine %q (want progression, htn-sat (or sat), auto or lazy)", s)
 }
 
 // Stages are the names of the timed stages, in pipeline order. A run
@@ -78,6 +83,9 @@ type Config struct {
 	// cheaper than the one before it, once it is verified (unless
 	// NoVerify); the last one is Result.Plan.
 	Improved func(*plan.Plan) error
+	// NoLazy keeps Progression and Auto from turning to the lazy engine
+	// when the full grounding is too large.
+	NoLazy bool
 }
 
 // Result is what a run produced, as far as it got.
@@ -110,6 +118,16 @@ type Result struct {
 	// Stopped tells what ended an optimising run's improvement early,
 	// other than the context (a node limit, a formula too large).
 	Stopped string
+	// Fallback is, when the grounder refused the problem and the lazy
+	// engine planned it instead, the grounder's reason.
+	Fallback string
+	// Lazy describes what the lazy engine grounded on demand.
+	Lazy *LazyStats
+}
+
+// LazyStats counts what grounding on demand made.
+type LazyStats struct {
+	Facts, Tasks, Actions, Methods int
 }
 
 // Load reads and checks a domain and a problem file: the parse stage,
@@ -159,6 +177,13 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	if _, err := ParseEngine(string(engine)); err != nil {
 		return err
 	}
+	if engine == Lazy {
+		lz, err := ground.NewLazy(ctx, p, cfg.Ground)
+		if err != nil {
+			return err
+		}
+		return r.lazy(ctx, p, lz, cfg)
+	}
 	mark := time.Now()
 	lap := func(stage string) {
 		now := time.Now()
@@ -169,6 +194,14 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	r.Task, r.GroundStats = t, gst
 	if err != nil {
 		lap("ground")
+		if errors.Is(err, ground.ErrTooLarge) && engine != SAT && !cfg.NoLazy && p.IsTotalOrder() {
+			// unless what is too large is the model itself (a quantifier
+			// beyond the budget), which grounding on demand expands alike
+			if lz, lerr := ground.NewLazy(ctx, p, cfg.Ground); lerr == nil {
+				r.Fallback = err.Error()
+				return r.lazy(ctx, p, lz, cfg)
+			}
+		}
 		return err
 	}
 	// compacting is part of the ground stage: it makes the task the
@@ -350,4 +383,47 @@ func (t Times) Total() time.Duration {
 		s += d
 	}
 	return s
+}
+
+// lazy plans with the lazy engine: the problem grounded on demand by the
+// search. It finds first plans only: an optimising run ends with its
+// first plan, unproven (Result.Stopped).
+func (r *Result) lazy(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
+	err := r.lazyRun(ctx, p, lz, cfg)
+	if err != nil && r.Fallback != "" {
+		return fmt.Errorf("%s; grounding on demand: %w", r.Fallback, err)
+	}
+	return err
+}
+
+func (r *Result) lazyRun(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
+	r.Engine = Lazy
+	mark := time.Now()
+	pl, st, err := htn.SolveLazy(ctx, lz, cfg.HTN)
+	r.HTN = st
+	r.Lazy = &LazyStats{Facts: lz.NumFacts(), Tasks: lz.NumTasks(), Actions: lz.MadeActions, Methods: lz.MadeMethods}
+	r.Times.Add("search", time.Since(mark))
+	if err != nil {
+		return err
+	}
+	r.Plan = pl
+	if err := ended(ctx); err != nil {
+		return err
+	}
+	if !cfg.NoVerify {
+		mark = time.Now()
+		if err := verify.Verify(ctx, p, pl); err != nil {
+			return fmt.Errorf("the plan found by %s does not verify: %w", Lazy, err)
+		}
+		r.Verified = true
+		r.Times.Add("verify", time.Since(mark))
+	}
+	if cfg.Optimize || cfg.Optimal {
+		r.Plans, r.FirstCost = 1, pl.TotalCost()
+		r.Stopped = "the lazy engine (grounding on demand) finds first plans only"
+		if cfg.Improved != nil {
+			return cfg.Improved(pl)
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/internal/testutil"
@@ -109,5 +110,46 @@ func TestAuto(t *testing.T) {
 		if res.HTN == nil || res.SAT == nil {
 			t.Errorf("%s: statistics of both engines expected", c.name)
 		}
+	}
+}
+
+// TestLazyFallback: a grounding over its budget turns progression and
+// auto to grounding on demand (the plan verified, the reason kept), not
+// the SAT engine, nor any engine with NoLazy, nor when what is too large
+// is a quantifier of the model; the lazy engine asked for never grounds
+// in full; an optimising run ends with its first plan.
+func TestLazyFallback(t *testing.T) {
+	_, p, err := hddl.Load("../../testdata/costs/domain.hddl", "../../testdata/costs/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := pipeline.Config{}
+	small.Ground.MaxGround = 20
+	for _, e := range []pipeline.Engine{pipeline.Progression, pipeline.Auto} {
+		cfg := small
+		cfg.Engine = e
+		res, err := pipeline.Run(context.Background(), p, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", e, err)
+		}
+		if res.Engine != pipeline.Lazy || !res.Verified || res.Plan.Length() == 0 || !strings.Contains(res.Fallback, "too large") || res.Lazy == nil || res.Lazy.Methods == 0 {
+			t.Errorf("%s: engine %s, verified %v, fallback %q, on demand %+v", e, res.Engine, res.Verified, res.Fallback, res.Lazy)
+		}
+	}
+	for _, cfg := range []pipeline.Config{{Engine: pipeline.SAT}, {Engine: pipeline.Progression, NoLazy: true}} {
+		cfg.Ground = small.Ground
+		if _, err := pipeline.Run(context.Background(), p, cfg); plan.StatusOf(err) != plan.TooLarge {
+			t.Errorf("%s (no lazy %v): %v, want too large", cfg.Engine, cfg.NoLazy, err)
+		}
+	}
+	sudokuSmall := small
+	sudokuSmall.Ground.MaxGround = 500
+	res, err := pipeline.Run(context.Background(), testutil.SudokuProblem(t, testutil.PaperPuzzle, sudoku.Ordered), sudokuSmall)
+	if plan.StatusOf(err) != plan.TooLarge || res.Fallback != "" || !strings.Contains(err.Error(), "quantifier") {
+		t.Errorf("a quantifier over the budget: %v, fallback %q", err, res.Fallback)
+	}
+	res, err = pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true})
+	if err != nil || res.Task != nil || res.Fallback != "" || res.Plans != 1 || res.Stopped == "" || !res.Verified {
+		t.Errorf("lazy, optimising: %v; full task %v, fallback %q, plans %d, stopped %q", err, res.Task != nil, res.Fallback, res.Plans, res.Stopped)
 	}
 }

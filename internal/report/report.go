@@ -107,7 +107,7 @@ func summarize(runs []compare.Run) []summaryRow {
 			row.peak = fmt.Sprintf("%.1f", stats.Median(peaks))
 		}
 		switch {
-		case g.engine == compare.Progression && len(nodes) > 0:
+		case (g.engine == compare.Progression || g.engine == compare.Lazy) && len(nodes) > 0:
 			row.typical = fmt.Sprintf("%.0f nodes (max %.0f)", stats.Median(nodes), stats.Quantile(nodes, 1))
 		case len(vars) > 0:
 			row.typical = fmt.Sprintf("%.0f vars, %.0f clauses (max %.0f, %.0f)", stats.Median(vars), stats.Median(clauses), stats.Quantile(vars, 1), stats.Quantile(clauses, 1))

@@ -1,0 +1,1150 @@
+package ground
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/htnsat/htnsat/hddl"
+)
+
+// Lazy grounds a totally ordered problem on demand, for a search that
+// visits a small part of a task too large to ground in full (the lazy
+// engine, htn.SolveLazy). Nothing is instantiated up front: the ground
+// tasks, facts and action effects a search meets are made when it meets
+// them and kept (interned) for every later node, and the methods of a task
+// are instantiated against the state in which the task is decomposed, so
+// that only bindings that hold there are made. The relevance reasoning of
+// the full grounder applies locally: static predicates (no action changes
+// them) are joined first, predicates no action adds rule out the method
+// instances whose actions need a fact already gone, and a compound
+// subtask none of whose methods can ever apply rules out its method
+// instance.
+type Lazy struct {
+	Problem *hddl.Problem
+	d       *hddl.Domain
+	ctx     context.Context
+	budget  int64 // the most method instances one decomposition may make
+
+	static  []bool // predicate: no action changes it
+	added   []bool // predicate: some action adds it
+	deleted []bool // predicate: some action deletes it
+
+	facts    []Fact
+	factKey  map[string]FactID
+	byPred   [][]FactID
+	byArg    map[argKey][]FactID
+	staticOn []bool // by fact: a static fact of the initial state
+	init     []FactID
+
+	actions   []*lazySchema   // by lifted action
+	methods   [][]*lazySchema // by lifted method: one per disjunct
+	methodsOf [][]int         // by compound task: its methods
+	goal      []*lazySchema   // disjuncts of the goal (nil: none)
+
+	tasks    []LazyTask
+	taskKey  map[string]int32
+	acts     map[int32]*lazyAction // primitive task -> its ground action
+	possible map[int32]bool        // compound task -> some method may apply
+
+	typeObjs  map[int][]int
+	typeMasks map[int][]bool
+	key       []byte
+
+	// MadeMethods and MadeActions count the ground method instances and
+	// actions made so far.
+	MadeMethods, MadeActions int
+}
+
+// LazyTask is a ground task: a primitive or compound task of the domain
+// with its arguments (object indices).
+type LazyTask struct {
+	Ref  hddl.TaskRef
+	Args []int
+}
+
+// LazyMethod is a ground method instance made in one state: the lifted
+// method and the ground tasks of its (totally ordered) network.
+type LazyMethod struct {
+	Method   int
+	Subtasks []int32
+	// Args are the decomposed task's arguments, for an open task
+	// (OpenMethods) only.
+	Args []int32
+}
+
+type argKey struct {
+	pred, pos, obj int32
+}
+
+// lazySchema is one disjunct of a precondition (with the effects of an
+// action) as a query over its variables.
+type lazySchema struct {
+	name    string
+	vars    []hddl.Param
+	pos     []lit // atoms, static first
+	neg     []lit // negated atoms
+	eq      []lit // equalities (neg: inequality)
+	effects []effect
+}
+
+// lazyAction is a ground action: its precondition facts (when it has no
+// variables beyond its parameters) and effects.
+type lazyAction struct {
+	schema   int
+	pre, neg []FactID
+	add, del []FactID
+	exists   bool // existential variables: the precondition is a query
+	never    bool // a static precondition fails: never applicable
+}
+
+// State is a set of facts of a Lazy grounding, with a hash kept up to
+// date (the same set has the same hash, whatever the order of changes).
+type State struct {
+	bits []uint64
+	Hash uint64
+}
+
+// Has reports whether fact f holds.
+func (s *State) Has(f FactID) bool {
+	w := int(f) >> 6
+	return w < len(s.bits) && s.bits[w]&(1<<(uint(f)&63)) != 0
+}
+
+// Set makes fact f hold (v) or not and reports whether that changed s.
+func (s *State) Set(f FactID, v bool) bool {
+	if s.Has(f) == v {
+		return false
+	}
+	w := int(f) >> 6
+	for w >= len(s.bits) {
+		s.bits = append(s.bits, 0)
+	}
+	s.bits[w] ^= 1 << (uint(f) & 63)
+	s.Hash ^= mix64(uint64(f) + 1)
+	return true
+}
+
+// mix64 is SplitMix64's finaliser.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// NewLazy prepares p for grounding on demand: it normalises the actions'
+// and methods' preconditions and effects and loads the initial state. The
+// budget (Options.MaxGround) bounds the method instances of one
+// decomposition and the expansion of quantifiers. Partially ordered
+// networks are refused (errNotSupported).
+func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
+	if !p.IsTotalOrder() {
+		return nil, fmt.Errorf("grounding on demand of partially ordered networks is %w", errNotSupported)
+	}
+	if p.Constraints != nil {
+		return nil, fmt.Errorf("grounding on demand of an initial network with constraints is %w", errNotSupported)
+	}
+	budget := int64(opt.MaxGround)
+	if budget <= 0 {
+		budget = DefaultMaxGround
+	}
+	d := p.Domain
+	lz := &Lazy{
+		Problem: p, d: d, ctx: ctx, budget: budget,
+		factKey: map[string]FactID{}, byArg: map[argKey][]FactID{},
+		byPred:  make([][]FactID, len(d.Predicates)),
+		taskKey: map[string]int32{}, acts: map[int32]*lazyAction{}, possible: map[int32]bool{},
+		typeObjs: map[int][]int{}, typeMasks: map[int][]bool{},
+		static: make([]bool, len(d.Predicates)), added: make([]bool, len(d.Predicates)), deleted: make([]bool, len(d.Predicates)),
+	}
+	norm := &normalizer{ctx: ctx, p: p, types: map[int][]int{}, budget: budget}
+	for i := range lz.static {
+		lz.static[i] = true
+	}
+	for ai := range d.Actions {
+		a := &d.Actions[ai]
+		norm.scopeVars = a.Vars
+		effs, err := norm.effects(a.Effect, nil, nil)
+		if err != nil {
+			return nil, fmt.Errorf("action %s: %w", a.Name, err)
+		}
+		for _, e := range effs {
+			lz.static[e.pred] = false
+			if e.del {
+				lz.deleted[e.pred] = true
+			} else {
+				lz.added[e.pred] = true
+			}
+		}
+		dnf, err := norm.dnf(a.Precondition, false, nil)
+		if err != nil {
+			return nil, fmt.Errorf("action %s: %w", a.Name, err)
+		}
+		if len(dnf) > 1 {
+			return nil, fmt.Errorf("%s: action %s: disjunctive preconditions of actions are %w", a.Pos, a.Name, errNotSupported)
+		}
+		var s *lazySchema
+		if len(dnf) == 1 {
+			s = lz.schema("action "+a.Name, a.Vars, dnf[0])
+		}
+		if s != nil {
+			s.effects = effs
+		}
+		lz.actions = append(lz.actions, s) // nil: never applicable
+	}
+	for _, a := range lz.actions {
+		if a != nil {
+			lz.sortStatic(a)
+		}
+	}
+	lz.methodsOf = make([][]int, len(d.Tasks))
+	for mi := range d.Methods {
+		m := &d.Methods[mi]
+		norm.scopeVars = m.Vars
+		dnf, err := norm.dnf(m.Precondition, false, nil)
+		if err != nil {
+			return nil, fmt.Errorf("method %s: %w", m.Name, err)
+		}
+		var ss []*lazySchema
+		for _, c := range dnf {
+			s := lz.schema("method "+m.Name, m.Vars, c)
+			lz.inherit(s, m)
+			lz.sortStatic(s)
+			ss = append(ss, s)
+		}
+		lz.methods = append(lz.methods, ss)
+		lz.methodsOf[m.Task] = append(lz.methodsOf[m.Task], mi)
+	}
+	if p.Goal != nil {
+		norm.scopeVars = p.GoalVars
+		dnf, err := norm.dnf(p.Goal, false, nil)
+		if err != nil {
+			return nil, fmt.Errorf("goal: %w", err)
+		}
+		lz.goal = []*lazySchema{}
+		for _, c := range dnf {
+			s := lz.schema("goal", p.GoalVars, c)
+			lz.sortStatic(s)
+			lz.goal = append(lz.goal, s)
+		}
+	}
+	args := make([]int32, 0, 8)
+	for _, a := range p.Init {
+		args = args[:0]
+		for _, o := range a.Args {
+			args = append(args, int32(o))
+		}
+		f := lz.intern(a.Pred, args)
+		if lz.static[a.Pred] {
+			lz.staticOn[f] = true
+		} else {
+			lz.init = append(lz.init, f)
+		}
+	}
+	return lz, nil
+}
+
+func (lz *Lazy) schema(name string, vars []hddl.Param, c conj) *lazySchema {
+	s := &lazySchema{name: name, vars: vars}
+	for _, l := range c {
+		switch {
+		case l.pred == eqPred:
+			s.eq = append(s.eq, l)
+		case l.neg:
+			s.neg = append(s.neg, l)
+		default:
+			s.pos = append(s.pos, l)
+		}
+	}
+	return s
+}
+
+// inherit adds to a method's query the preconditions of its actions that
+// must already hold where the method is chosen: an atom no action adds
+// can only become false, and a negated atom no action deletes can only
+// become true; and the first subtask, when it is an action, runs in the
+// state where the method is chosen, so all of its precondition must hold
+// there. It is the local form of the grounder's reachability reasoning:
+// the join then never makes the instances whose actions need a fact
+// already gone.
+func (lz *Lazy) inherit(s *lazySchema, m *hddl.Method) {
+	for k, st := range m.Network.Subtasks {
+		if !st.Task.Primitive {
+			continue
+		}
+		a := &lz.d.Actions[st.Task.Index]
+		as := lz.actions[st.Task.Index]
+		if as == nil {
+			continue
+		}
+		first := k == 0
+		rename := func(l lit) (lit, bool) {
+			out := lit{pred: l.pred, neg: l.neg, args: make([]hddl.Term, len(l.args))}
+			for i, x := range l.args {
+				if x.IsVar() {
+					if x.Var() >= a.NumParams {
+						return lit{}, false // existential in the action
+					}
+					x = st.Args[x.Var()]
+				}
+				out.args[i] = x
+			}
+			return out, true
+		}
+		for _, l := range as.pos {
+			if lz.added[l.pred] && !first {
+				continue
+			}
+			if r, ok := rename(l); ok {
+				s.pos = append(s.pos, r)
+			}
+		}
+		for _, l := range as.neg {
+			if lz.deleted[l.pred] && !first {
+				continue
+			}
+			if r, ok := rename(l); ok {
+				s.neg = append(s.neg, r)
+			}
+		}
+		for _, l := range as.eq {
+			if r, ok := rename(l); ok {
+				s.eq = append(s.eq, r)
+			}
+		}
+	}
+}
+
+// sortStatic puts a schema's static atoms first: they are joined before
+// the state is looked at.
+func (lz *Lazy) sortStatic(s *lazySchema) {
+	var st, fl []lit
+	for _, l := range s.pos {
+		if lz.static[l.pred] {
+			st = append(st, l)
+		} else {
+			fl = append(fl, l)
+		}
+	}
+	s.pos = append(st, fl...)
+}
+
+// Init returns the initial state.
+func (lz *Lazy) Init() *State {
+	s := &State{}
+	for _, f := range lz.init {
+		s.Set(f, true)
+	}
+	return s
+}
+
+// NumFacts is the number of facts made so far.
+func (lz *Lazy) NumFacts() int { return len(lz.facts) }
+
+// NumTasks is the number of ground tasks made so far.
+func (lz *Lazy) NumTasks() int { return len(lz.tasks) }
+
+// Task returns a ground task.
+func (lz *Lazy) Task(id int32) *LazyTask { return &lz.tasks[id] }
+
+// FactName names a fact.
+func (lz *Lazy) FactName(f FactID) string {
+	return lz.call(lz.d.Predicates[lz.facts[f].Pred].Name, lz.facts[f].Args)
+}
+
+// TaskName names a ground task.
+func (lz *Lazy) TaskName(id int32) string {
+	t := &lz.tasks[id]
+	return lz.call(lz.d.TaskName(t.Ref), t.Args)
+}
+
+func (lz *Lazy) call(name string, args []int) string {
+	s := "(" + name
+	for _, a := range args {
+		s += " " + lz.Problem.Objects[a].Name
+	}
+	return s + ")"
+}
+
+func (lz *Lazy) factKeyOf(pred int, args []int32) []byte {
+	k := binary.LittleEndian.AppendUint32(lz.key[:0], uint32(pred))
+	for _, a := range args {
+		k = binary.LittleEndian.AppendUint32(k, uint32(a))
+	}
+	lz.key = k
+	return k
+}
+
+// find returns the fact's id, or -1 when it was never made.
+func (lz *Lazy) find(pred int, args []int32) FactID {
+	if id, ok := lz.factKey[string(lz.factKeyOf(pred, args))]; ok {
+		return id
+	}
+	return -1
+}
+
+// intern returns the fact's id, making it if need be.
+func (lz *Lazy) intern(pred int, args []int32) FactID {
+	k := lz.factKeyOf(pred, args)
+	if id, ok := lz.factKey[string(k)]; ok {
+		return id
+	}
+	id := FactID(len(lz.facts))
+	lz.factKey[string(k)] = id
+	f := Fact{Pred: pred, Args: make([]int, len(args))}
+	for i, a := range args {
+		f.Args[i] = int(a)
+		ak := argKey{int32(pred), int32(i), a}
+		lz.byArg[ak] = append(lz.byArg[ak], id)
+	}
+	lz.facts = append(lz.facts, f)
+	lz.staticOn = append(lz.staticOn, false)
+	lz.byPred[pred] = append(lz.byPred[pred], id)
+	return id
+}
+
+func (lz *Lazy) internTask(ref hddl.TaskRef, args []int32) int32 {
+	k := binary.LittleEndian.AppendUint32(lz.key[:0], uint32(ref.Index)<<1|b2u(ref.Primitive))
+	for _, a := range args {
+		k = binary.LittleEndian.AppendUint32(k, uint32(a))
+	}
+	lz.key = k
+	if id, ok := lz.taskKey[string(k)]; ok {
+		return id
+	}
+	id := int32(len(lz.tasks))
+	lz.taskKey[string(k)] = id
+	t := LazyTask{Ref: ref, Args: make([]int, len(args))}
+	for i, a := range args {
+		t.Args[i] = int(a)
+	}
+	lz.tasks = append(lz.tasks, t)
+	return id
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// holds reports whether fact f is true in s (static facts always are).
+func (lz *Lazy) holds(f FactID, s *State) bool {
+	if f < 0 {
+		return false
+	}
+	if lz.static[lz.facts[f].Pred] {
+		return lz.staticOn[f]
+	}
+	return s != nil && s.Has(f)
+}
+
+func (lz *Lazy) objectsOf(t int) []int {
+	if objs, ok := lz.typeObjs[t]; ok {
+		return objs
+	}
+	objs := lz.Problem.ObjectsOfType(t)
+	lz.typeObjs[t] = objs
+	return objs
+}
+
+func (lz *Lazy) isOfType(o, t int) bool {
+	m := lz.typeMasks[t]
+	if m == nil {
+		m = make([]bool, len(lz.Problem.Objects))
+		for _, x := range lz.objectsOf(t) {
+			m[x] = true
+		}
+		lz.typeMasks[t] = m
+	}
+	return m[o]
+}
+
+// binder enumerates the bindings of a schema's variables. b holds the
+// binding (-1: unbound); state nil means the static atoms only (the
+// fluent ones are taken as satisfiable).
+type binder struct {
+	lz    *Lazy
+	s     *lazySchema
+	b     []int32
+	state *State
+	need  []bool // variables that must be bound at the end
+	done  []bool // by pos atom: joined
+	tup   []int32
+	yield func([]int32) bool
+}
+
+func (lz *Lazy) term(t hddl.Term, b []int32) int32 {
+	if t.IsVar() {
+		return b[t.Var()]
+	}
+	return int32(t.Obj())
+}
+
+// filters reports whether the negated atoms and equalities whose
+// variables are all bound hold.
+func (bd *binder) filters() bool {
+	lz, b := bd.lz, bd.b
+	for _, l := range bd.s.eq {
+		x, y := lz.term(l.args[0], b), lz.term(l.args[1], b)
+		if x < 0 || y < 0 {
+			continue
+		}
+		if (x == y) == l.neg {
+			return false
+		}
+	}
+	for _, l := range bd.s.neg {
+		if bd.state == nil && !lz.static[l.pred] {
+			continue
+		}
+		tup := bd.tup[:0]
+		ok := true
+		for _, a := range l.args {
+			v := lz.term(a, b)
+			if v < 0 {
+				ok = false
+				break
+			}
+			tup = append(tup, v)
+		}
+		bd.tup = tup
+		if ok && lz.holds(lz.find(l.pred, tup), bd.state) {
+			return false
+		}
+	}
+	return true
+}
+
+// run enumerates; it returns false when yield asked to stop.
+func (bd *binder) run() bool {
+	if err := bd.lz.ctx.Err(); err != nil {
+		return false
+	}
+	lz, b := bd.lz, bd.b
+	// the atom with the most bound arguments (static ones first on ties)
+	best, bestBound := -1, -1
+	for i, l := range bd.s.pos {
+		if bd.done[i] || bd.state == nil && !lz.static[l.pred] {
+			continue
+		}
+		n := 0
+		for _, a := range l.args {
+			if lz.term(a, b) >= 0 {
+				n++
+			}
+		}
+		if n > bestBound {
+			best, bestBound = i, n
+		}
+		if n == len(l.args) {
+			break
+		}
+	}
+	if best < 0 {
+		return bd.free(0)
+	}
+	l := bd.s.pos[best]
+	bd.done[best] = true
+	defer func() { bd.done[best] = false }()
+	if bestBound == len(l.args) {
+		tup := make([]int32, len(l.args))
+		for i, a := range l.args {
+			tup[i] = lz.term(a, b)
+		}
+		if !lz.holds(lz.find(l.pred, tup), bd.state) {
+			return true
+		}
+		return bd.run()
+	}
+	cands := lz.byPred[l.pred]
+	for i, a := range l.args {
+		if v := lz.term(a, b); v >= 0 {
+			cands = lz.byArg[argKey{int32(l.pred), int32(i), v}]
+			break
+		}
+	}
+	var bound [8]int
+	for _, f := range cands {
+		if !lz.holds(f, bd.state) {
+			continue
+		}
+		args := lz.facts[f].Args
+		nb := bound[:0]
+		ok := true
+		for i, a := range l.args {
+			o := int32(args[i])
+			if !a.IsVar() {
+				if int32(a.Obj()) != o {
+					ok = false
+					break
+				}
+				continue
+			}
+			v := a.Var()
+			if b[v] >= 0 {
+				if b[v] != o {
+					ok = false
+					break
+				}
+				continue
+			}
+			if !lz.isOfType(int(o), bd.s.vars[v].Type) {
+				ok = false
+				break
+			}
+			b[v] = o
+			nb = append(nb, v)
+		}
+		if ok && bd.filters() && !bd.run() {
+			for _, v := range nb {
+				b[v] = -1
+			}
+			return false
+		}
+		for _, v := range nb {
+			b[v] = -1
+		}
+	}
+	return true
+}
+
+// free binds the needed variables no atom bound, over their types, from
+// variable v on.
+func (bd *binder) free(v int) bool {
+	for v < len(bd.b) && (bd.b[v] >= 0 || !bd.need[v]) {
+		v++
+	}
+	if v == len(bd.b) {
+		if !bd.filters() {
+			return true
+		}
+		return bd.yield(bd.b)
+	}
+	for _, o := range bd.lz.objectsOf(bd.s.vars[v].Type) {
+		bd.b[v] = int32(o)
+		if bd.filters() && !bd.free(v+1) {
+			bd.b[v] = -1
+			return false
+		}
+	}
+	bd.b[v] = -1
+	return true
+}
+
+// Methods returns method instances that decompose compound task id in
+// state s: those whose precondition holds in s, whose actions do not need
+// a fact that is gone for good (a fact no action adds, false in s, or a
+// static fact that is false) and whose compound subtasks have a method
+// that may apply. They come in the domain's order of methods, or the
+// reverse order. It skips the first skip of them and returns at most
+// limit (0: all), and whether there are more; the order is the same in
+// the same state, so that a search can ask for a task's instances a few
+// at a time. It fails with ErrTooLarge when one decomposition would make
+// more instances than the budget.
+func (lz *Lazy) Methods(id int32, s *State, reverse bool, skip, limit int) ([]LazyMethod, bool, error) {
+	t := &lz.tasks[id]
+	args := make([]int32, len(t.Args))
+	for i, a := range t.Args {
+		args[i] = int32(a)
+	}
+	return lz.methodInstances(t.Ref.Index, args, nil, s, reverse, skip, limit)
+}
+
+// OpenTask is a task of the initial network: its arguments are objects
+// or variables of the network (Problem.Vars, the :htn :parameters), which
+// the search binds as it goes.
+type OpenTask struct {
+	Ref  hddl.TaskRef
+	Args []hddl.Term
+}
+
+// Initial returns the tasks of the initial network, in order.
+func (lz *Lazy) Initial() []OpenTask {
+	var out []OpenTask
+	for _, st := range lz.Problem.Initial.Subtasks {
+		out = append(out, OpenTask{Ref: st.Task, Args: st.Args})
+	}
+	return out
+}
+
+// resolve returns the arguments of an open task under the binding sub of
+// the network's variables, -1 where a variable is unbound, and whether
+// one is.
+func (lz *Lazy) resolve(t OpenTask, sub []int32) ([]int32, bool) {
+	args := make([]int32, len(t.Args))
+	open := false
+	for i, a := range t.Args {
+		if a.IsVar() {
+			args[i] = sub[a.Var()]
+			open = open || args[i] < 0
+		} else {
+			args[i] = int32(a.Obj())
+		}
+	}
+	return args, open
+}
+
+// Bind returns the ground task of an open task under the binding sub of
+// the network's variables (-1: unbound), or -1 when one of its variables
+// is unbound.
+func (lz *Lazy) Bind(t OpenTask, sub []int32) int32 {
+	args, open := lz.resolve(t, sub)
+	if open {
+		return -1
+	}
+	return lz.internTask(t.Ref, args)
+}
+
+// fits reports whether full arguments agree with an open task under sub:
+// each variable of the network gets one value, of its type.
+func (lz *Lazy) fits(t OpenTask, sub []int32, args []int32) bool {
+	vals := map[int]int32{}
+	for i, a := range t.Args {
+		if !a.IsVar() {
+			continue
+		}
+		v := a.Var()
+		if sub[v] >= 0 && sub[v] != args[i] {
+			return false
+		}
+		if x, ok := vals[v]; ok && x != args[i] {
+			return false
+		}
+		vals[v] = args[i]
+		if !lz.isOfType(int(args[i]), lz.Problem.Vars[v].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// OpenMethods is Methods for a compound open task with unbound variables:
+// each instance also binds them, LazyMethod.Args giving the task's
+// arguments.
+func (lz *Lazy) OpenMethods(t OpenTask, sub []int32, s *State, reverse bool, skip, limit int) ([]LazyMethod, bool, error) {
+	args, _ := lz.resolve(t, sub)
+	return lz.methodInstances(t.Ref.Index, args, func(full []int32) bool { return lz.fits(t, sub, full) }, s, reverse, skip, limit)
+}
+
+// OpenActions returns the arguments under which a primitive open task
+// with unbound variables is applicable in s.
+func (lz *Lazy) OpenActions(t OpenTask, sub []int32, s *State) ([][]int32, error) {
+	args, _ := lz.resolve(t, sub)
+	sc := lz.actions[t.Ref.Index]
+	if sc == nil {
+		return nil, nil
+	}
+	n := len(args)
+	b := make([]int32, len(sc.vars))
+	for i := range b {
+		b[i] = -1
+	}
+	need := make([]bool, len(sc.vars))
+	for i, o := range args {
+		if o >= 0 {
+			if !lz.isOfType(int(o), sc.vars[i].Type) {
+				return nil, nil
+			}
+			b[i] = o
+		} else {
+			need[i] = true
+		}
+	}
+	markFilterVars(sc, need)
+	var out [][]int32
+	seen := map[string]bool{}
+	var err error
+	bd := &binder{lz: lz, s: sc, b: b, state: s, need: need, done: make([]bool, len(sc.pos))}
+	bd.yield = func(b []int32) bool {
+		full := slices.Clone(b[:n])
+		if !lz.fits(t, sub, full) {
+			return true
+		}
+		k := string(lz.factKeyOf(0, full))
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		if int64(len(out)) >= lz.budget {
+			err = fmt.Errorf("%w: the task %s of the initial network has more than %d applicable instances", ErrTooLarge, lz.d.TaskName(t.Ref), lz.budget)
+			return false
+		}
+		out = append(out, full)
+		return true
+	}
+	bd.run()
+	if err == nil {
+		err = lz.ctx.Err()
+	}
+	return out, err
+}
+
+// methodInstances makes the method instances of compound task ref whose
+// arguments are args (-1: a variable still open, bound by the instance,
+// which check must accept); see Methods.
+func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool, s *State, reverse bool, skip, limit int) ([]LazyMethod, bool, error) {
+	var out []LazyMethod
+	seen := map[string]bool{}
+	var made int64
+	var err error
+	more, accepted := false, 0
+	ms := lz.methodsOf[ref]
+	if reverse {
+		ms = slices.Clone(ms)
+		slices.Reverse(ms)
+	}
+	for _, mi := range ms {
+		if more {
+			break
+		}
+		m := &lz.d.Methods[mi]
+		need := make([]bool, len(m.Vars))
+		for _, st := range m.Network.Subtasks {
+			for _, a := range st.Args {
+				if a.IsVar() {
+					need[a.Var()] = true
+				}
+			}
+		}
+		for i, a := range m.TaskArgs {
+			if a.IsVar() && targs[i] < 0 {
+				need[a.Var()] = true
+			}
+		}
+		for _, sc := range lz.methods[mi] {
+			markFilterVars(sc, need)
+			b, ok := lz.head(m, sc, targs)
+			if !ok {
+				continue
+			}
+			bd := &binder{lz: lz, s: sc, b: b, state: s, need: need, done: make([]bool, len(sc.pos))}
+			bd.yield = func(b []int32) bool {
+				if made++; made > lz.budget {
+					err = fmt.Errorf("%w: the task %s has more than %d method instances in one state", ErrTooLarge, lz.d.Tasks[ref].Name, lz.budget)
+					return false
+				}
+				var full []int32
+				if check != nil {
+					full = make([]int32, len(m.TaskArgs))
+					for i, a := range m.TaskArgs {
+						full[i] = lz.term(a, b)
+					}
+					if !check(full) {
+						return true
+					}
+				}
+				subs := make([]int32, len(m.Network.Subtasks))
+				args := make([]int32, 0, 8)
+				for k, st := range m.Network.Subtasks {
+					args = args[:0]
+					for _, a := range st.Args {
+						args = append(args, lz.term(a, b))
+					}
+					subs[k] = lz.internTask(st.Task, args)
+				}
+				k := binary.LittleEndian.AppendUint32(lz.key[:0], uint32(mi))
+				for _, x := range subs {
+					k = binary.LittleEndian.AppendUint32(k, uint32(x))
+				}
+				for _, x := range full {
+					k = binary.LittleEndian.AppendUint32(k, uint32(x))
+				}
+				lz.key = k
+				if seen[string(k)] {
+					return true
+				}
+				seen[string(k)] = true
+				for _, st := range subs {
+					if !lz.mayApply(st, s) {
+						return true
+					}
+				}
+				if accepted++; accepted <= skip {
+					return true
+				}
+				if limit > 0 && len(out) == limit {
+					more = true
+					return false
+				}
+				out = append(out, LazyMethod{Method: mi, Subtasks: subs, Args: full})
+				lz.MadeMethods++
+				return true
+			}
+			bd.run()
+			if err != nil {
+				return nil, false, err
+			}
+			if e := lz.ctx.Err(); e != nil {
+				return nil, false, e
+			}
+			if more {
+				break
+			}
+		}
+	}
+	return out, more, nil
+}
+
+// markFilterVars marks the variables of a schema's negated atoms and
+// equalities as needed: an existential variable that only they mention
+// must still have a value that satisfies them.
+func markFilterVars(s *lazySchema, need []bool) {
+	for _, ls := range [][]lit{s.neg, s.eq} {
+		for _, l := range ls {
+			for _, a := range l.args {
+				if a.IsVar() {
+					need[a.Var()] = true
+				}
+			}
+		}
+	}
+}
+
+// head binds a method's variables to the arguments of the task it
+// decomposes; false when they cannot match.
+func (lz *Lazy) head(m *hddl.Method, s *lazySchema, args []int32) ([]int32, bool) {
+	b := make([]int32, len(m.Vars))
+	for i := range b {
+		b[i] = -1
+	}
+	for i, a := range m.TaskArgs {
+		o := args[i]
+		if o < 0 {
+			continue // open: the instance binds it
+		}
+		if !a.IsVar() {
+			if int32(a.Obj()) != o {
+				return nil, false
+			}
+			continue
+		}
+		v := a.Var()
+		if b[v] >= 0 && b[v] != o || !lz.isOfType(int(o), s.vars[v].Type) {
+			return nil, false
+		}
+		b[v] = o
+	}
+	return b, true
+}
+
+// mayApply reports whether a subtask may still be achieved: an action
+// whose static preconditions hold and whose facts that no action adds
+// hold now; a compound task with a method whose static precondition can
+// hold (computed once per task).
+func (lz *Lazy) mayApply(id int32, s *State) bool {
+	t := &lz.tasks[id]
+	if t.Ref.Primitive {
+		a := lz.action(id)
+		if a.never {
+			return false
+		}
+		if a.exists {
+			return true
+		}
+		for _, f := range a.pre {
+			if !lz.added[lz.facts[f].Pred] && !lz.holds(f, s) {
+				return false
+			}
+		}
+		return true
+	}
+	if p, ok := lz.possible[id]; ok {
+		return p
+	}
+	p := false
+	targs := make([]int32, len(t.Args))
+	for i, a := range t.Args {
+		targs[i] = int32(a)
+	}
+	for _, mi := range lz.methodsOf[t.Ref.Index] {
+		m := &lz.d.Methods[mi]
+		for _, sc := range lz.methods[mi] {
+			b, ok := lz.head(m, sc, targs)
+			if !ok {
+				continue
+			}
+			need := make([]bool, len(m.Vars))
+			bd := &binder{lz: lz, s: sc, b: b, need: need, done: make([]bool, len(sc.pos))}
+			bd.yield = func([]int32) bool { p = true; return false }
+			bd.run()
+			if p {
+				break
+			}
+		}
+		if p {
+			break
+		}
+	}
+	lz.possible[id] = p
+	return p
+}
+
+// action returns the ground action of primitive task id, made once.
+func (lz *Lazy) action(id int32) *lazyAction {
+	if a, ok := lz.acts[id]; ok {
+		return a
+	}
+	t := &lz.tasks[id]
+	s := lz.actions[t.Ref.Index]
+	a := &lazyAction{schema: t.Ref.Index}
+	lz.acts[id] = a
+	lz.MadeActions++
+	if s == nil {
+		a.never = true
+		return a
+	}
+	b := make([]int32, len(s.vars))
+	for i := range b {
+		b[i] = -1
+	}
+	for i, o := range t.Args {
+		b[i] = int32(o)
+	}
+	a.exists = usesVarsFrom(s, len(t.Args))
+	if !a.exists {
+		tup := make([]int32, 0, 8)
+		groundLit := func(l lit) []int32 {
+			tup = tup[:0]
+			for _, x := range l.args {
+				tup = append(tup, lz.term(x, b))
+			}
+			return tup
+		}
+		for _, l := range s.eq {
+			x, y := lz.term(l.args[0], b), lz.term(l.args[1], b)
+			if (x == y) == l.neg {
+				a.never = true
+			}
+		}
+		for _, l := range s.pos {
+			f := lz.intern(l.pred, groundLit(l))
+			if lz.static[l.pred] {
+				if !lz.staticOn[f] {
+					a.never = true
+				}
+				continue
+			}
+			a.pre = append(a.pre, f)
+		}
+		for _, l := range s.neg {
+			f := lz.intern(l.pred, groundLit(l))
+			if lz.static[l.pred] {
+				if lz.staticOn[f] {
+					a.never = true
+				}
+				continue
+			}
+			a.neg = append(a.neg, f)
+		}
+	} else {
+		// the static part of a query with existential variables
+		bd := &binder{lz: lz, s: s, b: b, need: make([]bool, len(s.vars)), done: make([]bool, len(s.pos))}
+		found := false
+		bd.yield = func([]int32) bool { found = true; return false }
+		bd.run()
+		a.never = !found
+	}
+	tup := make([]int32, 0, 8)
+	for _, e := range s.effects {
+		tup = tup[:0]
+		for _, x := range e.args {
+			tup = append(tup, lz.term(x, b))
+		}
+		f := lz.intern(e.pred, tup)
+		if e.del {
+			a.del = append(a.del, f)
+		} else {
+			a.add = append(a.add, f)
+		}
+	}
+	return a
+}
+
+// Applicable reports whether primitive task id is applicable in s.
+func (lz *Lazy) Applicable(id int32, s *State) bool {
+	a := lz.action(id)
+	if a.never {
+		return false
+	}
+	if a.exists {
+		sc := lz.actions[a.schema]
+		t := &lz.tasks[id]
+		b := make([]int32, len(sc.vars))
+		for i := range b {
+			b[i] = -1
+		}
+		for i, o := range t.Args {
+			b[i] = int32(o)
+		}
+		bd := &binder{lz: lz, s: sc, b: b, state: s, need: make([]bool, len(sc.vars)), done: make([]bool, len(sc.pos))}
+		markFilterVars(sc, bd.need)
+		found := false
+		bd.yield = func([]int32) bool { found = true; return false }
+		bd.run()
+		return found
+	}
+	for _, f := range a.pre {
+		if !s.Has(f) {
+			return false
+		}
+	}
+	for _, f := range a.neg {
+		if s.Has(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// Effects returns the facts primitive task id deletes and adds (deletes
+// first, then adds, as HDDL applies them).
+func (lz *Lazy) Effects(id int32) (del, add []FactID) {
+	a := lz.action(id)
+	return a.del, a.add
+}
+
+// Cost returns the cost of primitive task id.
+func (lz *Lazy) Cost(id int32) int { return lz.d.ActionCost(lz.tasks[id].Ref.Index) }
+
+// Goal reports whether the problem's goal holds in s.
+func (lz *Lazy) Goal(s *State) bool {
+	if lz.goal == nil {
+		return true
+	}
+	for _, sc := range lz.goal {
+		b := make([]int32, len(sc.vars))
+		for i := range b {
+			b[i] = -1
+		}
+		bd := &binder{lz: lz, s: sc, b: b, state: s, need: make([]bool, len(sc.vars)), done: make([]bool, len(sc.pos))}
+		markFilterVars(sc, bd.need)
+		found := false
+		bd.yield = func([]int32) bool { found = true; return false }
+		bd.run()
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// usesVarsFrom reports whether a literal of s has a variable numbered n or
+// above (an existential one, for an action with n parameters).
+func usesVarsFrom(s *lazySchema, n int) bool {
+	for _, ls := range [][]lit{s.pos, s.neg, s.eq} {
+		for _, l := range ls {
+			for _, a := range l.args {
+				if a.IsVar() && a.Var() >= n {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,180 @@
+package htn_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/testutil"
+	"github.com/htnsat/htnsat/plan"
+	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/verify"
+)
+
+// solveLazy grounds p on demand, searches, and verifies the plan (written
+// and read back) when there is one.
+func solveLazy(t testing.TB, ctx context.Context, p *hddl.Problem, opt htn.Options) (*plan.Plan, *htn.Stats, error) {
+	t.Helper()
+	lz, err := ground.NewLazy(ctx, p, ground.Options{})
+	if err != nil {
+		t.Fatalf("NewLazy: %v", err)
+	}
+	pl, st, err := htn.SolveLazy(ctx, lz, opt)
+	if err != nil {
+		return nil, st, err
+	}
+	back, err := plan.Read(strings.NewReader(pl.String()))
+	if err != nil {
+		t.Fatalf("reading the written plan: %v", err)
+	}
+	if err := verify.Verify(context.Background(), p, back); err != nil {
+		t.Fatalf("verify: %v\n%s", err, pl)
+	}
+	return pl, st, nil
+}
+
+// The lazy engine agrees with the ground one on every totally ordered
+// problem of testdata and on the paper's Sudoku (ordered network): a
+// verified plan where the ground search finds one, a proof there is none
+// where it proves none.
+func TestSolveLazyAgrees(t *testing.T) {
+	dirs, _ := filepath.Glob("../testdata/*/domain.hddl")
+	var probs []*hddl.Problem
+	var names []string
+	for _, d := range dirs {
+		_, p, err := hddl.Load(d, filepath.Join(filepath.Dir(d), "problem.hddl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.IsTotalOrder() && p.NumParams == 0 {
+			probs, names = append(probs, p), append(names, filepath.Base(filepath.Dir(d)))
+		}
+	}
+	probs, names = append(probs, testutil.SudokuProblem(t, paperPuzzle, sudoku.Ordered)), append(names, "sudoku")
+	if len(probs) < 4 {
+		t.Fatalf("only %d totally ordered problems in testdata", len(probs))
+	}
+	for i, p := range probs {
+		t.Run(names[i], func(t *testing.T) {
+			task := testutil.Ground(t, p)
+			_, _, gerr := htn.Solve(context.Background(), testutil.Compact(t, task).Task, htn.Options{})
+			pl, _, err := solveLazy(t, context.Background(), p, htn.Options{})
+			switch {
+			case gerr == nil && err != nil:
+				t.Fatalf("the ground search finds a plan, the lazy one: %v", err)
+			case errors.Is(gerr, htn.ErrNoPlan) && !errors.Is(err, htn.ErrNoPlan):
+				t.Fatalf("the ground search proves there is no plan, the lazy one: %v (%v)", err, pl)
+			}
+		})
+	}
+}
+
+const lazyDomain = `(define (domain chain)
+  (:requirements :typing :hierarchy :negative-preconditions)
+  (:types node)
+  (:predicates (at ?n - node) (edge ?a ?b - node) (visited ?n - node))
+  (:task go :parameters (?to - node))
+  (:method arrived :parameters (?to - node) :task (go ?to)
+    :precondition (at ?to) :ordered-subtasks (and))
+  (:method step :parameters (?to ?from ?mid - node) :task (go ?to)
+    :precondition (and (at ?from) (edge ?from ?mid) (not (visited ?mid)))
+    :ordered-subtasks (and (move ?from ?mid) (go ?to)))
+  (:action move :parameters (?a ?b - node)
+    :precondition (and (at ?a) (edge ?a ?b))
+    :effect (and (not (at ?a)) (at ?b) (visited ?b))))`
+
+func lazyProblem(t *testing.T, edges string, to string) *hddl.Problem {
+	t.Helper()
+	dir := t.TempDir()
+	prob := `(define (problem p) (:domain chain)
+  (:objects a b c d e - node)
+  (:htn :ordered-subtasks (and (go ` + to + `)))
+  (:init (at a) (visited a) ` + edges + `))`
+	if err := os.WriteFile(filepath.Join(dir, "d.hddl"), []byte(lazyDomain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.hddl"), []byte(prob), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := hddl.Load(filepath.Join(dir, "d.hddl"), filepath.Join(dir, "p.hddl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A recursive domain: a path is found through a graph with a dead end
+// and a cycle; with the target out of reach the search proves that there
+// is no plan; the node limit and the context stop it.
+func TestSolveLazyRecursive(t *testing.T) {
+	edges := "(edge a b) (edge b a) (edge a c) (edge c d) (edge d c) (edge d e)"
+	pl, _, err := solveLazy(t, context.Background(), lazyProblem(t, edges, "e"), htn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(pl.Actions); got != 3 {
+		t.Errorf("plan of %d actions, want 3 (a-c-d-e):\n%s", got, pl)
+	}
+	_, _, err = solveLazy(t, context.Background(), lazyProblem(t, "(edge a b) (edge b c) (edge c a) (edge e d)", "d"), htn.Options{})
+	if !errors.Is(err, htn.ErrNoPlan) {
+		t.Errorf("unreachable target: %v, want ErrNoPlan", err)
+	}
+	_, _, err = solveLazy(t, context.Background(), lazyProblem(t, edges, "e"), htn.Options{MaxNodes: 2})
+	if !errors.Is(err, htn.ErrNodeLimit) {
+		t.Errorf("node limit: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	lz, err := ground.NewLazy(context.Background(), lazyProblem(t, edges, "e"), ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a cancelled search stops within its first check (every 1,024 nodes)
+	// or finds its small plan first; it never runs on
+	done := make(chan error, 1)
+	go func() { _, _, err := htn.SolveLazy(ctx, lz, htn.Options{}); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled search did not stop")
+	}
+}
+
+// On the problems of IPC 2020 whose full grounding is refused as too
+// large, grounding on demand plans: each of the five Childsnack and
+// Minecraft-Player problems below within 20 s, every plan verified.
+func TestSolveLazyTooLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("IPC problems: not in -short")
+	}
+	for _, c := range []struct{ domain, problem string }{
+		{"Childsnack", "p27"}, {"Childsnack", "p28"}, {"Childsnack", "p29"}, {"Childsnack", "p30"},
+		{"Minecraft-Player", "p-004-004-004-004"},
+	} {
+		t.Run(c.domain+"/"+c.problem, func(t *testing.T) {
+			dir := testutil.IPCDir(t, "total-order", c.domain)
+			_, p, err := hddl.Load(filepath.Join(dir, "domain.hddl"), filepath.Join(dir, c.problem+".hddl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if _, _, err := ground.Ground(ctx, p, ground.Options{}); !errors.Is(err, ground.ErrTooLarge) {
+				t.Fatalf("full grounding: %v, want too large (the test is about such problems)", err)
+			}
+			if _, _, err := solveLazy(t, ctx, p, htn.Options{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
