@@ -46,8 +46,15 @@ type Lazy struct {
 	tasks    []LazyTask
 	taskKey  map[string]int32
 	acts     map[int32]*lazyAction // primitive task -> its ground action
-	possible map[int32]bool        // compound task -> some method may apply
+	possible map[int32]bool        // compound task -> feasible
+	// feasibility of tasks with open arguments (feasible): the answers,
+	// the tasks being looked into (by depth), the lowest of those met
+	feas               map[string]bool
+	feasOpen           map[string]int
+	feasLow, feasSteps int
+	feasGaveUp         bool
 
+	ticks     uint64 // join steps, for looking at ctx now and then
 	typeObjs  map[int][]int
 	typeMasks map[int][]bool
 	key       []byte
@@ -158,6 +165,7 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		factKey: map[string]FactID{}, byArg: map[argKey][]FactID{},
 		byPred:  make([][]FactID, len(d.Predicates)),
 		taskKey: map[string]int32{}, acts: map[int32]*lazyAction{}, possible: map[int32]bool{},
+		feas: map[string]bool{}, feasOpen: map[string]int{},
 		typeObjs: map[int][]int{}, typeMasks: map[int][]bool{},
 		static: make([]bool, len(d.Predicates)), added: make([]bool, len(d.Predicates)), deleted: make([]bool, len(d.Predicates)),
 	}
@@ -523,7 +531,7 @@ func (bd *binder) filters() bool {
 
 // run enumerates; it returns false when yield asked to stop.
 func (bd *binder) run() bool {
-	if err := bd.lz.ctx.Err(); err != nil {
+	if bd.lz.ticks++; bd.lz.ticks&4095 == 0 && bd.lz.ctx.Err() != nil {
 		return false
 	}
 	lz, b := bd.lz, bd.b
@@ -957,32 +965,126 @@ func (lz *Lazy) mayApply(id int32, s *State) bool {
 	if p, ok := lz.possible[id]; ok {
 		return p
 	}
-	p := false
 	targs := make([]int32, len(t.Args))
 	for i, a := range t.Args {
 		targs[i] = int32(a)
 	}
-	for _, mi := range lz.methodsOf[t.Ref.Index] {
+	lz.feasSteps, lz.feasGaveUp = 0, false
+	p := lz.feasible(t.Ref, targs, 0)
+	lz.possible[id] = p
+	return p
+}
+
+// maxFeasSteps bounds the work of one feasibility question (feasible):
+// beyond it the answer is yes.
+const maxFeasSteps = 200_000
+
+// feasible reports whether a task (args -1: any value) has a
+// decomposition into actions whose static preconditions can hold: a
+// method whose static precondition holds, each of whose subtasks is
+// feasible in turn (the fluent preconditions are taken as satisfiable,
+// and the subtasks each on its own: an over-approximation, so that an
+// infeasible task truly has no plan). It is the bottom-up reachability of
+// the grounder, computed on demand for the tasks the search meets, with
+// the answers kept: e.g. a trip to a place that no road leads to is
+// found to have no decomposition before the search tries one. A task met
+// again below itself is taken as infeasible there (a decomposition tree
+// is finite); answers that depended on such an assumption about a task
+// higher up are not kept. Past maxFeasSteps the answer is yes.
+func (lz *Lazy) feasible(ref hddl.TaskRef, args []int32, depth int) bool {
+	k := binary.LittleEndian.AppendUint32(nil, uint32(ref.Index)<<1|b2u(ref.Primitive))
+	for _, a := range args {
+		k = binary.LittleEndian.AppendUint32(k, uint32(a))
+	}
+	key := string(k)
+	if v, ok := lz.feas[key]; ok {
+		return v
+	}
+	if d, ok := lz.feasOpen[key]; ok {
+		lz.feasLow = min(lz.feasLow, d)
+		return false
+	}
+	if lz.feasSteps++; lz.feasSteps > maxFeasSteps || lz.feasGaveUp {
+		lz.feasGaveUp = true
+		return true
+	}
+	if ref.Primitive {
+		sc := lz.actions[ref.Index]
+		ok := sc != nil && lz.staticBinding(sc, args, nil)
+		lz.feas[key] = ok
+		return ok
+	}
+	lz.feasOpen[key] = depth
+	outerLow := lz.feasLow
+	lz.feasLow = depth + 1
+	found := false
+	for _, mi := range lz.methodsOf[ref.Index] {
 		m := &lz.d.Methods[mi]
 		for _, sc := range lz.methods[mi] {
-			b, ok := lz.head(m, sc, targs)
+			b, ok := lz.head(m, sc, args)
 			if !ok {
 				continue
 			}
-			need := make([]bool, len(m.Vars))
-			bd := &binder{lz: lz, s: sc, b: b, need: need, done: make([]bool, len(sc.pos))}
-			bd.yield = func([]int32) bool { p = true; return false }
-			bd.run()
-			if p {
+			found = lz.staticBinding(sc, nil, func(b []int32) bool {
+				for _, st := range m.Network.Subtasks {
+					sargs := make([]int32, len(st.Args))
+					for i, a := range st.Args {
+						sargs[i] = lz.term(a, b)
+					}
+					if !lz.feasible(st.Task, sargs, depth+1) {
+						return false
+					}
+				}
+				return true
+			}, b...)
+			if found {
 				break
 			}
 		}
-		if p {
+		if found {
 			break
 		}
 	}
-	lz.possible[id] = p
-	return p
+	delete(lz.feasOpen, key)
+	if found || lz.feasGaveUp || lz.feasLow > depth {
+		// yes, or no without an assumption about a task higher up
+		lz.feas[key] = found || lz.feasGaveUp
+	}
+	lz.feasLow = min(outerLow, lz.feasLow)
+	return found || lz.feasGaveUp
+}
+
+// staticBinding reports whether schema sc has a binding of its variables
+// that satisfies its static precondition and accept (nil: any), starting
+// from the parameters args (-1: unbound) or, when args is nil, from the
+// full binding start.
+func (lz *Lazy) staticBinding(sc *lazySchema, args []int32, accept func([]int32) bool, start ...int32) bool {
+	b := start
+	if b == nil {
+		b = make([]int32, len(sc.vars))
+		for i := range b {
+			b[i] = -1
+		}
+		for i, o := range args {
+			if o >= 0 {
+				if !lz.isOfType(int(o), sc.vars[i].Type) {
+					return false
+				}
+				b[i] = o
+			}
+		}
+	}
+	found := false
+	bd := &binder{lz: lz, s: sc, b: b, need: make([]bool, len(sc.vars)), done: make([]bool, len(sc.pos))}
+	bd.yield = func(b []int32) bool {
+		if accept == nil || accept(b) {
+			found = true
+			return false
+		}
+		return !lz.feasGaveUp
+	}
+	bd.run()
+	return found
 }
 
 // action returns the ground action of primitive task id, made once.
