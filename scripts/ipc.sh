@@ -8,7 +8,7 @@
 # finishes; RESUME=1 continues an interrupted run from those rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=bin/htnsat
+BIN=${BIN:-bin/htnsat}
 OUT=results
 JOBS=${JOBS:-2}
 mkdir -p "$OUT"
@@ -53,7 +53,9 @@ run() {
 # optimize-peers on the first four problems of each domain at 20 s, scored
 # against pandaPI's plan lengths of results/peers (a quarter of an hour). sat-cadical runs the SAT
 # engine with CaDiCaL linked (bin/htnsat-cadical, built here from the
-# tree; needs libcadical-dev).
+# tree; needs libcadical-dev). too-large (minutes) plans the problems
+# whose full grounding the ground stage refused, with the default path of
+# progression, which grounds them on demand (the lazy engine).
 STAGES=${STAGES:-"ground pandapi progression sat sat-cadical"}
 SHARED=${SHARED:-../shared}
 
@@ -78,12 +80,13 @@ splice() {
 	{
 		echo "<!-- ipc:start (written by scripts/ipc.sh; do not edit) -->"
 		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), 60 s and 8 GiB per problem."
-		for name in ipc-ground ipc-progression ipc-sat ipc-sat-cadical ipc-optimize ipc-optimize-sample ipc-optimize-po-sample ipc-optimize-peers; do
+		for name in ipc-ground ipc-progression ipc-too-large ipc-sat ipc-sat-cadical ipc-optimize ipc-optimize-sample ipc-optimize-po-sample ipc-optimize-peers; do
 			[ -s "$OUT/$name.md" ] || continue
 			echo
 			case $name in
 			ipc-ground) echo "#### Grounding" ;;
 			ipc-progression) echo "#### Progression search (plans verified)" ;;
+			ipc-too-large) echo "#### Grounding on demand: the problems whose full grounding is refused (too large), planned by progression, which turns to the lazy engine for them (plans verified)" ;;
 			ipc-sat) echo "#### SAT engine, gophersat (pure Go, the formula grown layer by layer, solved afresh at each depth), total-order problems (plans verified)" ;;
 			ipc-sat-cadical) echo "#### SAT engine, CaDiCaL linked (incremental), total-order problems (plans verified)" ;;
 			ipc-optimize) echo "#### Better plans: progression with --optimize, total-order problems (each plan verified; quality: the best cost of the two columns ÷ the cost, summed)" ;;
@@ -109,6 +112,7 @@ for stage in $STAGES; do
 	ground) run ipc-ground --stage ground ;;
 	progression) run ipc-progression --stage plan --engine progression ;;
 	sat) run ipc-sat --stage plan --engine sat --filter total-order ;;
+	too-large) run ipc-too-large --stage plan --engine progression --from "$OUT/ipc-ground.csv" --status too-large ;;
 	optimize) run ipc-optimize --stage plan --engine progression --optimize --filter total-order ;;
 	optimize-sample) run ipc-optimize-sample --stage plan --engine progression --optimize --filter total-order --every 4 ;;
 	optimize-po-sample) run ipc-optimize-po-sample --stage plan --engine progression --optimize --filter partial-order --every 4 ;;

@@ -153,7 +153,7 @@ only the runs without a row (docs/cluster.md).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Stage, "stage", "ground", "what to run: ground or plan")
-	f.StringVar(&opts.Engine, "engine", "progression", "planning engine for --stage plan: progression or sat")
+	f.StringVar(&opts.Engine, "engine", "progression", "planning engine for --stage plan: progression, sat, auto or lazy")
 	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit per problem")
 	f.IntVar(&opts.Jobs, "jobs", 1, "problems run in parallel")
 	capFlag(f, "jobs", maxParallel)

@@ -242,6 +242,8 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 	rep.AnsweredBy = string(res.Engine)
 	if l := res.Lazy; l != nil {
 		rep.OnDemand = &onDemandReport{FullGrounding: res.Fallback, Facts: l.Facts, Tasks: l.Tasks, Actions: l.Actions, Methods: l.Methods}
+		// the task's size is then what was made on demand
+		rep.Facts, rep.Actions, rep.Methods, rep.Compact = l.Facts, l.Actions, l.Methods, l.Methods
 	}
 	if st := res.HTN; st != nil {
 		rep.Search, rep.Nodes, rep.Restarts, rep.Ahead = st.Search, st.Nodes, st.Restarts, st.Ahead
