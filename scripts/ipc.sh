@@ -97,7 +97,10 @@ splice() {
 			echo
 			at=""
 			[ -s "$OUT/$name.commit" ] && at=" with commit $(cat "$OUT/$name.commit")"
-			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at, $(cat "$OUT/$name.jobs" 2>/dev/null || echo 2) problems at a time)"
+			jobs=$(cat "$OUT/$name.jobs" 2>/dev/null || echo 2)
+			each="$jobs problems at a time"
+			[ "$jobs" = 1 ] && each="one problem at a time"
+			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at, $each)"
 			echo
 			cat "$OUT/$name.md"
 		done
