@@ -190,8 +190,43 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 		r.Times.Add(stage, now.Sub(mark))
 		mark = now
 	}
-	t, gst, err := ground.Ground(ctx, p, cfg.Ground)
+	// auto on a totally ordered problem: the lazy engine searches on the
+	// core the grounder leaves idle, and answers if it finds a plan before
+	// the grounding is done, or in its place if the grounding is refused
+	var side *lazySide
+	gctx := ctx
+	if engine == Auto && !cfg.NoLazy && !cfg.Optimize && !cfg.Optimal && p.IsTotalOrder() {
+		if side = startLazy(ctx, p, cfg); side != nil {
+			gctx = side.groundCtx
+			defer side.stop()
+		}
+	}
+	t, gst, err := ground.Ground(gctx, p, cfg.Ground)
 	r.Task, r.GroundStats = t, gst
+	if side != nil {
+		switch {
+		case err == nil:
+			side.stop()
+			if side.err == nil {
+				// found at the same time: the plan is there already
+				lap("ground")
+				return r.lazyAnswer(ctx, p, side.lz, cfg, side.pl, side.st, nil, side.dur)
+			}
+		case errors.Is(err, ground.ErrTooLarge):
+			lap("ground")
+			r.Fallback = err.Error()
+			<-side.done
+			return r.fallbackErr(r.lazyAnswer(ctx, p, side.lz, cfg, side.pl, side.st, side.err, side.dur))
+		default:
+			<-side.done
+			if side.err == nil {
+				// the grounding was stopped by the plan
+				r.Task, r.GroundStats = nil, nil
+				lap("ground")
+				return r.lazyAnswer(ctx, p, side.lz, cfg, side.pl, side.st, nil, side.dur)
+			}
+		}
+	}
 	if err != nil {
 		lap("ground")
 		if errors.Is(err, ground.ErrTooLarge) && engine != SAT && !cfg.NoLazy && p.IsTotalOrder() {
@@ -389,7 +424,12 @@ func (t Times) Total() time.Duration {
 // search. It finds first plans only: an optimising run ends with its
 // first plan, unproven (Result.Stopped).
 func (r *Result) lazy(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
-	err := r.lazyRun(ctx, p, lz, cfg)
+	return r.fallbackErr(r.lazyRun(ctx, p, lz, cfg))
+}
+
+// fallbackErr says, in the error of the lazy engine that took over from
+// a grounding refused, why it did.
+func (r *Result) fallbackErr(err error) error {
 	if err != nil && r.Fallback != "" {
 		return fmt.Errorf("%s; grounding on demand: %w", r.Fallback, err)
 	}
@@ -397,12 +437,61 @@ func (r *Result) lazy(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg
 }
 
 func (r *Result) lazyRun(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
-	r.Engine = Lazy
 	mark := time.Now()
 	pl, st, err := htn.SolveLazy(ctx, lz, cfg.HTN)
+	return r.lazyAnswer(ctx, p, lz, cfg, pl, st, err, time.Since(mark))
+}
+
+// lazySide is a lazy search run beside the grounder (Auto): it stops the
+// grounding (groundCtx) when it finds a plan.
+type lazySide struct {
+	lz           *ground.Lazy
+	cancel       context.CancelFunc
+	groundCtx    context.Context
+	groundCancel context.CancelFunc
+	done         chan struct{}
+	pl           *plan.Plan
+	st           *htn.Stats
+	err          error
+	dur          time.Duration
+}
+
+// startLazy starts a lazy search beside the grounder; nil when the
+// problem cannot be grounded on demand.
+func startLazy(ctx context.Context, p *hddl.Problem, cfg Config) *lazySide {
+	lz, err := ground.NewLazy(ctx, p, cfg.Ground)
+	if err != nil {
+		return nil
+	}
+	s := &lazySide{lz: lz, done: make(chan struct{})}
+	var lctx context.Context
+	lctx, s.cancel = context.WithCancel(ctx)
+	s.groundCtx, s.groundCancel = context.WithCancel(ctx)
+	go func() {
+		defer close(s.done)
+		start := time.Now()
+		s.pl, s.st, s.err = htn.SolveLazy(lctx, lz, cfg.HTN)
+		s.dur = time.Since(start)
+		if s.err == nil {
+			s.groundCancel()
+		}
+	}()
+	return s
+}
+
+// stop ends the lazy search and waits for it.
+func (s *lazySide) stop() {
+	s.cancel()
+	<-s.done
+	s.groundCancel()
+}
+
+// lazyAnswer records what the lazy engine did, and verifies its plan.
+func (r *Result) lazyAnswer(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config, pl *plan.Plan, st *htn.Stats, err error, d time.Duration) error {
+	r.Engine = Lazy
 	r.HTN = st
 	r.Lazy = &LazyStats{Facts: lz.NumFacts(), Tasks: lz.NumTasks(), Actions: lz.MadeActions, Methods: lz.MadeMethods}
-	r.Times.Add("search", time.Since(mark))
+	r.Times.Add("search", d)
 	if err != nil {
 		return err
 	}
@@ -411,7 +500,7 @@ func (r *Result) lazyRun(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, 
 		return err
 	}
 	if !cfg.NoVerify {
-		mark = time.Now()
+		mark := time.Now()
 		if err := verify.Verify(ctx, p, pl); err != nil {
 			return fmt.Errorf("the plan found by %s does not verify: %w", Lazy, err)
 		}

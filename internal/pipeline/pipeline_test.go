@@ -94,6 +94,7 @@ func TestAuto(t *testing.T) {
 		{"both held", pipeline.Config{HTN: htnNodes(10), SAT: shallow}, pipeline.Progression, plan.ErrNodeLimit},
 	} {
 		c.cfg.Engine = pipeline.Auto
+		c.cfg.NoLazy = true // the two engines' race alone (see TestAutoBesideGrounding)
 		res, err := pipeline.Run(context.Background(), p, c.cfg)
 		if c.err != nil {
 			if !errors.Is(err, c.err) || res.Engine != c.want {
@@ -151,5 +152,27 @@ func TestLazyFallback(t *testing.T) {
 	res, err = pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true})
 	if err != nil || res.Task != nil || res.Fallback != "" || res.Plans != 1 || res.Stopped == "" || !res.Verified {
 		t.Errorf("lazy, optimising: %v; full task %v, fallback %q, plans %d, stopped %q", err, res.Task != nil, res.Fallback, res.Plans, res.Stopped)
+	}
+}
+
+// TestAutoBesideGrounding: auto searches with grounding on demand while
+// the grounder works, and a plan found first stops the grounding (IPC
+// Minecraft-Player p-003-004-004-004: about 4 s of grounding, a plan on
+// demand in a few milliseconds).
+func TestAutoBesideGrounding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("IPC problem: not in -short")
+	}
+	dir := testutil.IPCDir(t, "total-order", "Minecraft-Player")
+	_, p, err := hddl.Load(dir+"/domain.hddl", dir+"/p-003-004-004-004.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Auto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Engine != pipeline.Lazy || !res.Verified || res.Task != nil || res.Fallback != "" {
+		t.Errorf("by %s, verified %v, full grounding kept %v, fallback %q", res.Engine, res.Verified, res.Task != nil, res.Fallback)
 	}
 }
