@@ -89,8 +89,7 @@ type grounder struct {
 	delRel []*relation
 	initOf [][]int32
 
-	typeObjs  [][]int  // per type, once asked for
-	typeMasks [][]bool // per type, once asked for
+	types
 
 	actions [][]*schema // per lifted action: its disjuncts (0 or 1)
 	methods [][]*schema // per lifted method: its disjuncts
@@ -180,14 +179,13 @@ func Ground(ctx context.Context, p *hddl.Problem, opt Options) (*Task, *Stats, e
 		opt.MaxSteps = 100 * int64(opt.MaxGround)
 	}
 	g := &grounder{
-		ctx:       ctx,
-		p:         p,
-		d:         p.Domain,
-		opt:       opt,
-		norm:      &normalizer{ctx: ctx, p: p, types: map[int][]int{}, budget: int64(opt.MaxGround)},
-		stats:     &Stats{},
-		typeObjs:  make([][]int, len(p.Domain.Types)),
-		typeMasks: make([][]bool, len(p.Domain.Types)),
+		ctx:   ctx,
+		p:     p,
+		d:     p.Domain,
+		opt:   opt,
+		norm:  &normalizer{ctx: ctx, p: p, types: map[int][]int{}, budget: int64(opt.MaxGround)},
+		stats: &Stats{},
+		types: newTypes(p),
 	}
 	g.j = &joiner{ctx: ctx, objOf: g.objectsOf, isOfType: g.isOfType, canBeFalse: g.canBeFalse, maxSteps: opt.MaxSteps}
 	s := scratchPool.Get().(*scratch)
@@ -269,26 +267,39 @@ func (g *grounder) run() (*Task, error) {
 	return t, nil
 }
 
-func (g *grounder) objectsOf(t int) []int {
-	if objs := g.typeObjs[t]; objs != nil {
+// types answers which objects a type has, once per type.
+type types struct {
+	p     *hddl.Problem
+	objs  [][]int  // per type, once asked for
+	masks [][]bool // per type, once asked for
+}
+
+func newTypes(p *hddl.Problem) types {
+	return types{p: p, objs: make([][]int, len(p.Domain.Types)), masks: make([][]bool, len(p.Domain.Types))}
+}
+
+// objectsOf lists the objects of type t (its subtypes' included).
+func (ty *types) objectsOf(t int) []int {
+	if objs := ty.objs[t]; objs != nil {
 		return objs
 	}
-	objs := g.p.ObjectsOfType(t)
+	objs := ty.p.ObjectsOfType(t)
 	if objs == nil {
 		objs = []int{}
 	}
-	g.typeObjs[t] = objs
+	ty.objs[t] = objs
 	return objs
 }
 
-func (g *grounder) isOfType(o, t int) bool {
-	m := g.typeMasks[t]
+// isOfType reports whether object o is of type t.
+func (ty *types) isOfType(o, t int) bool {
+	m := ty.masks[t]
 	if m == nil {
-		m = make([]bool, len(g.p.Objects))
-		for _, x := range g.objectsOf(t) {
+		m = make([]bool, len(ty.p.Objects))
+		for _, x := range ty.objectsOf(t) {
 			m[x] = true
 		}
-		g.typeMasks[t] = m
+		ty.masks[t] = m
 	}
 	return o >= 0 && o < len(m) && m[o]
 }

@@ -54,10 +54,9 @@ type Lazy struct {
 	feasLow, feasSteps int
 	feasGaveUp         bool
 
-	ticks     uint64 // join steps, for looking at ctx now and then
-	typeObjs  map[int][]int
-	typeMasks map[int][]bool
-	key       []byte
+	ticks uint64 // join steps, for looking at ctx now and then
+	types
+	key []byte
 
 	// MadeMethods and MadeActions count the ground method instances and
 	// actions made so far.
@@ -129,12 +128,12 @@ func (s *State) Set(f FactID, v bool) bool {
 		s.bits = append(s.bits, 0)
 	}
 	s.bits[w] ^= 1 << (uint(f) & 63)
-	s.Hash ^= mix64(uint64(f) + 1)
+	s.Hash ^= Mix64(uint64(f) + 1)
 	return true
 }
 
-// mix64 is SplitMix64's finaliser.
-func mix64(x uint64) uint64 {
+// Mix64 is SplitMix64's finaliser: a 64-bit hash of x.
+func Mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 27
@@ -166,7 +165,7 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		byPred:  make([][]FactID, len(d.Predicates)),
 		taskKey: map[string]int32{}, acts: map[int32]*lazyAction{}, possible: map[int32]bool{},
 		feas: map[string]bool{}, feasOpen: map[string]int{},
-		typeObjs: map[int][]int{}, typeMasks: map[int][]bool{},
+		types:  newTypes(p),
 		static: make([]bool, len(d.Predicates)), added: make([]bool, len(d.Predicates)), deleted: make([]bool, len(d.Predicates)),
 	}
 	norm := &normalizer{ctx: ctx, p: p, types: map[int][]int{}, budget: budget}
@@ -450,27 +449,6 @@ func (lz *Lazy) holds(f FactID, s *State) bool {
 		return lz.staticOn[f]
 	}
 	return s != nil && s.Has(f)
-}
-
-func (lz *Lazy) objectsOf(t int) []int {
-	if objs, ok := lz.typeObjs[t]; ok {
-		return objs
-	}
-	objs := lz.Problem.ObjectsOfType(t)
-	lz.typeObjs[t] = objs
-	return objs
-}
-
-func (lz *Lazy) isOfType(o, t int) bool {
-	m := lz.typeMasks[t]
-	if m == nil {
-		m = make([]bool, len(lz.Problem.Objects))
-		for _, x := range lz.objectsOf(t) {
-			m[x] = true
-		}
-		lz.typeMasks[t] = m
-	}
-	return m[o]
 }
 
 // binder enumerates the bindings of a schema's variables. b holds the

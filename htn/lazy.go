@@ -160,17 +160,8 @@ func (s *lazySearch) cons(task int32, node int32, rest *lcell) *lcell {
 	if rest != nil {
 		h, c.n = rest.hash, rest.n+1
 	}
-	c.hash = mixHash(h ^ uint64(int64(task)+1)*0x9e3779b97f4a7c15)
+	c.hash = ground.Mix64(h ^ uint64(int64(task)+1)*0x9e3779b97f4a7c15)
 	return c
-}
-
-func mixHash(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
 }
 
 // run searches under the bound and budget; true when a plan was found
@@ -315,7 +306,7 @@ func (s *lazySearch) undo(f *lframe) {
 	s.nodes, s.order = s.nodes[:f.nodes], s.order[:f.order]
 }
 
-func subKey(v, o int32) uint64 { return mixHash(uint64(v)<<32 | uint64(uint32(o)) + 0x51) }
+func subKey(v, o int32) uint64 { return ground.Mix64(uint64(v)<<32 | uint64(uint32(o)) + 0x51) }
 
 // bindOpen binds the open variables of the initial network's task k to
 // args and returns the ground task.
