@@ -1189,6 +1189,14 @@ func (lz *Lazy) Effects(id int32) (del, add []FactID) {
 	return a.del, a.add
 }
 
+// CostOf returns the cost of the action ref, 0 for a compound task.
+func (lz *Lazy) CostOf(ref hddl.TaskRef) int {
+	if !ref.Primitive {
+		return 0
+	}
+	return lz.d.ActionCost(ref.Index)
+}
+
 // Cost returns the cost of primitive task id.
 func (lz *Lazy) Cost(id int32) int { return lz.d.ActionCost(lz.tasks[id].Ref.Index) }
 

@@ -3,6 +3,7 @@ package htn
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
@@ -27,32 +28,57 @@ import (
 // bound that cut nothing ends the search: without a plan, there is none
 // (ErrNoPlan).
 func SolveLazy(ctx context.Context, lz *ground.Lazy, opt Options) (*plan.Plan, *Stats, error) {
+	var first *plan.Plan
+	_, st, err := lazyPortfolio(ctx, lz, opt, nil, &first)
+	return first, st, err
+}
+
+// OptimizeLazy is SolveLazy going on after the first plan: branch and
+// bound on the cost of the actions applied so far plus those of the
+// actions still in the network (an admissible estimate), each cheaper
+// plan told to found as it is met, until the time is up or a run that
+// nothing cut ends, which proves the last plan optimal (true). A node met
+// again is searched again when it is reached more cheaply. found's error
+// ends the search.
+func OptimizeLazy(ctx context.Context, lz *ground.Lazy, opt Options, found func(*plan.Plan) error) (bool, *Stats, error) {
+	return lazyPortfolio(ctx, lz, opt, found, nil)
+}
+
+// lazyPortfolio runs the portfolio of SolveLazy: the first plan into
+// *first when found is nil, every cheaper plan to found otherwise.
+func lazyPortfolio(ctx context.Context, lz *ground.Lazy, opt Options, found func(*plan.Plan) error, first **plan.Plan) (bool, *Stats, error) {
 	start := time.Now()
 	stats := &Stats{Search: "lazy depth-first"}
 	defer func() { stats.Duration = time.Since(start) }()
 	initial := lz.Initial()
 	bound := int32(2*len(initial) + 16)
 	budget := int64(lazyBudget)
+	best := int64(math.MaxInt64)
 	for {
 		cut := false
 		for _, reverse := range []bool{false, true} {
-			s := &lazySearch{ctx: ctx, lz: lz, opt: opt, stats: stats, reverse: reverse, bound: bound, budget: stats.Nodes + budget}
-			found, err := s.run(initial)
+			s := &lazySearch{ctx: ctx, lz: lz, opt: opt, stats: stats, reverse: reverse, bound: bound, budget: stats.Nodes + budget, found: found, best: best}
+			done, err := s.run(initial)
+			best = s.best
 			if err != nil {
-				return nil, stats, err
+				return false, stats, err
 			}
-			if found {
-				return s.plan(), stats, nil
+			if done {
+				*first = s.plan()
+				return false, stats, nil
 			}
 			if !s.cut && !s.stopped {
-				return nil, stats, ErrNoPlan
+				if best < math.MaxInt64 {
+					return true, stats, nil
+				}
+				return false, stats, ErrNoPlan
 			}
 			cut = cut || s.cut
 			stats.Restarts++
 		}
 		if cut {
 			if bound >= maxLazyBound {
-				return nil, stats, fmt.Errorf("%w: no plan with networks of up to %d tasks", plan.ErrTooLarge, bound)
+				return false, stats, fmt.Errorf("%w: no plan with networks of up to %d tasks", plan.ErrTooLarge, bound)
 			}
 			bound *= 2
 		}
@@ -80,6 +106,7 @@ type lcell struct {
 	next *lcell
 	hash uint64
 	n    int32 // tasks from here on
+	lb   int64 // the costs of the actions from here on
 }
 
 type lnode struct {
@@ -98,6 +125,7 @@ type ltrail struct {
 // of an open task of the initial network (instances or action arguments).
 type lframe struct {
 	net    *lcell
+	g      int64 // the cost of the actions applied before it
 	trail  int
 	subs   int
 	nodes  int
@@ -132,6 +160,11 @@ type lazySearch struct {
 	reverse bool  // methods in the reverse of the domain's order
 	budget  int64 // stop at this many nodes (Stats.Nodes)
 	stopped bool  // stopped by the budget
+	// found, when set, is told of each plan cheaper than best, and the
+	// search goes on; g is the cost of the actions applied on the path
+	found func(*plan.Plan) error
+	best  int64
+	g     int64
 
 	initial []ground.OpenTask
 	sub     []int32 // the initial network's variables: their values, -1 while open
@@ -142,7 +175,7 @@ type lazySearch struct {
 	nodes   []lnode
 	order   []int32
 	stack   []lframe
-	seen    map[[2]uint64]struct{}
+	seen    map[[2]uint64]int64 // the least g each node was met with
 	bound   int32
 	cut     bool
 }
@@ -155,13 +188,21 @@ func (s *lazySearch) newNode(task int32) int32 {
 
 // cons puts task, tree node node, before rest.
 func (s *lazySearch) cons(task int32, node int32, rest *lcell) *lcell {
-	c := &lcell{task: task, node: node, next: rest, n: 1}
+	c := &lcell{task: task, node: node, next: rest, n: 1, lb: s.actionCost(task)}
 	var h uint64
 	if rest != nil {
-		h, c.n = rest.hash, rest.n+1
+		h, c.n, c.lb = rest.hash, rest.n+1, c.lb+rest.lb
 	}
 	c.hash = ground.Mix64(h ^ uint64(int64(task)+1)*0x9e3779b97f4a7c15)
 	return c
+}
+
+// actionCost is the cost of task when it is an action, else 0.
+func (s *lazySearch) actionCost(task int32) int64 {
+	if task < 0 {
+		return int64(s.lz.CostOf(s.initial[-1-task].Ref))
+	}
+	return int64(s.lz.CostOf(s.lz.Task(task).Ref))
 }
 
 // run searches under the bound and budget; true when a plan was found
@@ -173,7 +214,7 @@ func (s *lazySearch) run(initial []ground.OpenTask) (bool, error) {
 		s.sub[i] = -1
 	}
 	s.state = s.lz.Init()
-	s.seen = map[[2]uint64]struct{}{}
+	s.seen = map[[2]uint64]int64{}
 	for i := range initial {
 		s.newNode(int32(-1 - i))
 	}
@@ -235,7 +276,20 @@ func (s *lazySearch) enter(net *lcell) (bool, error) {
 		return false, nil
 	}
 	if net == nil {
-		return s.lz.Goal(s.state), nil
+		if !s.lz.Goal(s.state) {
+			return false, nil
+		}
+		if s.found == nil {
+			return true, nil
+		}
+		if s.g < s.best {
+			s.best = s.g
+			return false, s.found(s.plan())
+		}
+		return false, nil
+	}
+	if s.found != nil && s.best < math.MaxInt64 && s.g+net.lb >= s.best {
+		return false, nil // no cheaper plan below
 	}
 	if t := net.task; t < 0 {
 		// a task of the initial network: ground once its variables are
@@ -246,18 +300,18 @@ func (s *lazySearch) enter(net *lcell) (bool, error) {
 		}
 	}
 	key := [2]uint64{s.state.Hash, net.hash ^ s.subHash}
-	if _, ok := s.seen[key]; ok {
+	if g, ok := s.seen[key]; ok && (s.found == nil || g <= s.g) {
 		s.stats.Duplicates++
 		return false, nil
 	}
 	if len(s.seen) < maxLazySeen {
-		s.seen[key] = struct{}{}
+		s.seen[key] = s.g
 	}
 	if net.n > s.bound {
 		s.cut = true
 		return false, nil
 	}
-	f := lframe{net: net, trail: len(s.trail), subs: len(s.subLog), nodes: len(s.nodes), order: len(s.order)}
+	f := lframe{net: net, g: s.g, trail: len(s.trail), subs: len(s.subLog), nodes: len(s.nodes), order: len(s.order)}
 	var err error
 	switch t := net.task; {
 	case t < 0 && s.initial[-1-t].Ref.Primitive:
@@ -304,6 +358,7 @@ func (s *lazySearch) undo(f *lframe) {
 		s.sub[v] = -1
 	}
 	s.nodes, s.order = s.nodes[:f.nodes], s.order[:f.order]
+	s.g = f.g
 }
 
 func subKey(v, o int32) uint64 { return ground.Mix64(uint64(v)<<32 | uint64(uint32(o)) + 0x51) }
@@ -349,6 +404,7 @@ func (s *lazySearch) apply(f *lframe) *lcell {
 			}
 		}
 		s.order = append(s.order, net.node)
+		s.g += int64(s.lz.Cost(task))
 		return net.next
 	}
 	inst := &f.insts[f.next]

@@ -221,3 +221,39 @@ func TestSolveLazyIPC(t *testing.T) {
 		t.Errorf("solved %d of %d first problems, want at least 21 of 24", solved, tried)
 	}
 }
+
+// OptimizeLazy: ever cheaper plans, each verified, the last proven
+// optimal and as cheap as the ground search's proven optimum (travel
+// domain with costs: 8, then 7; Rover-style chain: the shortest path).
+func TestOptimizeLazy(t *testing.T) {
+	_, p, err := hddl.Load("../testdata/costs/domain.hddl", "../testdata/costs/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lz, err := ground.NewLazy(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var costs []int64
+	optimal, _, err := htn.OptimizeLazy(context.Background(), lz, htn.Options{}, func(pl *plan.Plan) error {
+		if err := verify.Verify(context.Background(), p, pl); err != nil {
+			t.Fatalf("verify: %v\n%s", err, pl)
+		}
+		if n := len(costs); n > 0 && pl.TotalCost() >= costs[n-1] {
+			t.Errorf("plan of cost %d after one of %d", pl.TotalCost(), costs[n-1])
+		}
+		costs = append(costs, pl.TotalCost())
+		return nil
+	})
+	if err != nil || !optimal || len(costs) == 0 {
+		t.Fatalf("optimal %v, costs %v: %v", optimal, costs, err)
+	}
+	task := testutil.Ground(t, p)
+	_, gopt, _, err := htn.Optimize(context.Background(), testutil.Compact(t, task).Task, htn.Options{}, htn.Anytime{Optimal: true})
+	if err != nil || !gopt {
+		t.Fatalf("ground optimum: %v (proven %v)", err, gopt)
+	}
+	if last := costs[len(costs)-1]; last != 7 {
+		t.Errorf("lazy optimum %d, want 7 (costs %v)", last, costs)
+	}
+}

@@ -218,6 +218,11 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 			<-side.done
 			return r.fallbackErr(r.lazyAnswer(ctx, p, side.lz, cfg, side.pl, side.st, side.err, side.dur))
 		default:
+			if !(errors.Is(err, context.Canceled) && ctx.Err() == nil) {
+				// the grounder ended on its own (no plan, the time):
+				// the search beside it ends too
+				side.stop()
+			}
 			<-side.done
 			if side.err == nil {
 				// the grounding was stopped by the plan
@@ -421,8 +426,8 @@ func (t Times) Total() time.Duration {
 }
 
 // lazy plans with the lazy engine: the problem grounded on demand by the
-// search. It finds first plans only: an optimising run ends with its
-// first plan, unproven (Result.Stopped).
+// search (an optimising run improving its plans by branch and bound,
+// htn.OptimizeLazy).
 func (r *Result) lazy(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
 	return r.fallbackErr(r.lazyRun(ctx, p, lz, cfg))
 }
@@ -438,8 +443,59 @@ func (r *Result) fallbackErr(err error) error {
 
 func (r *Result) lazyRun(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
 	mark := time.Now()
+	if cfg.Optimize || cfg.Optimal {
+		return r.lazyOptimize(ctx, p, lz, cfg)
+	}
 	pl, st, err := htn.SolveLazy(ctx, lz, cfg.HTN)
 	return r.lazyAnswer(ctx, p, lz, cfg, pl, st, err, time.Since(mark))
+}
+
+// lazyOptimize is an optimising run of the lazy engine: each cheaper plan
+// verified and told to Config.Improved, until the time is up or a proof.
+func (r *Result) lazyOptimize(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
+	start := time.Now()
+	var checking time.Duration
+	found := func(pl *plan.Plan) error {
+		mark := time.Now()
+		defer func() { checking += time.Since(mark) }()
+		if !cfg.NoVerify {
+			if err := verify.Verify(ctx, p, pl); err != nil {
+				if isContext(err) {
+					return err
+				}
+				return &fatal{fmt.Errorf("the plan found by %s does not verify: %w", Lazy, err)}
+			}
+		}
+		r.Plan, r.Verified = pl, !cfg.NoVerify
+		if r.Plans++; r.Plans == 1 {
+			r.FirstCost = pl.TotalCost()
+		}
+		if cfg.Improved != nil {
+			if err := cfg.Improved(pl); err != nil {
+				return &fatal{err}
+			}
+		}
+		return nil
+	}
+	optimal, st, err := htn.OptimizeLazy(ctx, lz, cfg.HTN, found)
+	r.Engine, r.HTN, r.Optimal = Lazy, st, optimal
+	r.Lazy = &LazyStats{Facts: lz.NumFacts(), Tasks: lz.NumTasks(), Actions: lz.MadeActions, Methods: lz.MadeMethods}
+	r.Times.Add("search", time.Since(start)-checking)
+	r.Times.Add("verify", checking)
+	var f *fatal
+	switch {
+	case err == nil:
+	case errors.As(err, &f) || r.Plan == nil:
+		return err
+	case isContext(err):
+		if c := context.Cause(ctx); errors.Is(c, plan.ErrMemory) {
+			r.Stopped = c.Error()
+		}
+	default:
+		// a limit of the search (nodes): the best plan stands
+		r.Stopped = err.Error()
+	}
+	return nil
 }
 
 // lazySide is a lazy search run beside the grounder (Auto): it stops the
@@ -506,13 +562,6 @@ func (r *Result) lazyAnswer(ctx context.Context, p *hddl.Problem, lz *ground.Laz
 		}
 		r.Verified = true
 		r.Times.Add("verify", time.Since(mark))
-	}
-	if cfg.Optimize || cfg.Optimal {
-		r.Plans, r.FirstCost = 1, pl.TotalCost()
-		r.Stopped = "the lazy engine (grounding on demand) finds first plans only"
-		if cfg.Improved != nil {
-			return cfg.Improved(pl)
-		}
 	}
 	return nil
 }

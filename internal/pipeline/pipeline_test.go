@@ -118,7 +118,8 @@ func TestAuto(t *testing.T) {
 // auto to grounding on demand (the plan verified, the reason kept), not
 // the SAT engine, nor any engine with NoLazy, nor when what is too large
 // is a quantifier of the model; the lazy engine asked for never grounds
-// in full; an optimising run ends with its first plan.
+// in full; an optimising run improves its first plan (travel domain:
+// cost 8, then the optimum 7, proven).
 func TestLazyFallback(t *testing.T) {
 	_, p, err := hddl.Load("../../testdata/costs/domain.hddl", "../../testdata/costs/problem.hddl")
 	if err != nil {
@@ -133,7 +134,10 @@ func TestLazyFallback(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e, err)
 		}
-		if res.Engine != pipeline.Lazy || !res.Verified || res.Plan.Length() == 0 || !strings.Contains(res.Fallback, "too large") || res.Lazy == nil || res.Lazy.Methods == 0 {
+		// auto's lazy search beside the grounder may finish before the
+		// grounder refuses: then there is no refusal to tell
+		told := strings.Contains(res.Fallback, "too large") || e == pipeline.Auto && res.Fallback == "" && res.Task == nil
+		if res.Engine != pipeline.Lazy || !res.Verified || res.Plan.Length() == 0 || !told || res.Lazy == nil || res.Lazy.Methods == 0 {
 			t.Errorf("%s: engine %s, verified %v, fallback %q, on demand %+v", e, res.Engine, res.Verified, res.Fallback, res.Lazy)
 		}
 	}
@@ -149,9 +153,13 @@ func TestLazyFallback(t *testing.T) {
 	if plan.StatusOf(err) != plan.TooLarge || res.Fallback != "" || !strings.Contains(err.Error(), "quantifier") {
 		t.Errorf("a quantifier over the budget: %v, fallback %q", err, res.Fallback)
 	}
-	res, err = pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true})
-	if err != nil || res.Task != nil || res.Fallback != "" || res.Plans != 1 || res.Stopped == "" || !res.Verified {
-		t.Errorf("lazy, optimising: %v; full task %v, fallback %q, plans %d, stopped %q", err, res.Task != nil, res.Fallback, res.Plans, res.Stopped)
+	var costs []int64
+	res, err = pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true, Improved: func(pl *plan.Plan) error {
+		costs = append(costs, pl.TotalCost())
+		return nil
+	}})
+	if err != nil || res.Task != nil || res.Fallback != "" || !res.Optimal || !res.Verified || res.Plan.TotalCost() != 7 || res.Plans != len(costs) || len(costs) < 2 {
+		t.Errorf("lazy, optimising: %v; full task %v, fallback %q, optimal %v, plans %v", err, res.Task != nil, res.Fallback, res.Optimal, costs)
 	}
 }
 
