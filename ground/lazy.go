@@ -957,6 +957,10 @@ func (lz *Lazy) mayApply(id int32, s *State) bool {
 // beyond it the answer is yes.
 const maxFeasSteps = 200_000
 
+// maxFeasDepth bounds the nesting of feasibility questions, and so the
+// stack: deeper, the answer is yes.
+const maxFeasDepth = 4096
+
 // feasible reports whether a task (args -1: any value) has a
 // decomposition into actions whose static preconditions can hold: a
 // method whose static precondition holds, each of whose subtasks is
@@ -968,7 +972,8 @@ const maxFeasSteps = 200_000
 // found to have no decomposition before the search tries one. A task met
 // again below itself is taken as infeasible there (a decomposition tree
 // is finite); answers that depended on such an assumption about a task
-// higher up are not kept. Past maxFeasSteps the answer is yes.
+// higher up are not kept. Past maxFeasSteps (or maxFeasDepth) the answer
+// is yes.
 func (lz *Lazy) feasible(ref hddl.TaskRef, args []int32, depth int) bool {
 	k := binary.LittleEndian.AppendUint32(nil, uint32(ref.Index)<<1|b2u(ref.Primitive))
 	for _, a := range args {
@@ -982,7 +987,7 @@ func (lz *Lazy) feasible(ref hddl.TaskRef, args []int32, depth int) bool {
 		lz.feasLow = min(lz.feasLow, d)
 		return false
 	}
-	if lz.feasSteps++; lz.feasSteps > maxFeasSteps || lz.feasGaveUp {
+	if lz.feasSteps++; lz.feasSteps > maxFeasSteps || depth > maxFeasDepth || lz.feasGaveUp {
 		lz.feasGaveUp = true
 		return true
 	}
