@@ -55,7 +55,10 @@ run() {
 # engine with CaDiCaL linked (bin/htnsat-cadical, built here from the
 # tree; needs libcadical-dev). too-large (minutes) plans the problems
 # whose full grounding the ground stage refused, with the default path of
-# progression, which grounds them on demand (the lazy engine).
+# progression, which grounds them on demand (the lazy engine). auto (not in
+# the default list; hours) runs plan's default engine on the total-order
+# problems: both engines side by side, and grounding on demand beside the
+# grounder; auto-sample does so on every fourth problem of each domain.
 STAGES=${STAGES:-"ground pandapi progression sat sat-cadical"}
 SHARED=${SHARED:-../shared}
 
@@ -80,12 +83,14 @@ splice() {
 	{
 		echo "<!-- ipc:start (written by scripts/ipc.sh; do not edit) -->"
 		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), 60 s and 8 GiB per problem."
-		for name in ipc-ground ipc-progression ipc-too-large ipc-sat ipc-sat-cadical ipc-optimize ipc-optimize-sample ipc-optimize-po-sample ipc-optimize-peers; do
+		for name in ipc-ground ipc-progression ipc-too-large ipc-auto ipc-auto-sample ipc-sat ipc-sat-cadical ipc-optimize ipc-optimize-sample ipc-optimize-po-sample ipc-optimize-peers; do
 			[ -s "$OUT/$name.md" ] || continue
 			echo
 			case $name in
 			ipc-ground) echo "#### Grounding" ;;
 			ipc-progression) echo "#### Progression search (plans verified)" ;;
+			ipc-auto) echo "#### The default engine (auto: progression and SAT side by side, grounding on demand beside the grounder), total-order problems (plans verified)" ;;
+			ipc-auto-sample) echo "#### The default engine (auto), every fourth total-order problem of each domain (plans verified)" ;;
 			ipc-too-large) echo "#### Grounding on demand: the problems whose full grounding is refused (too large), planned by progression, which turns to the lazy engine for them (plans verified)" ;;
 			ipc-sat) echo "#### SAT engine, gophersat (pure Go, the formula grown layer by layer, solved afresh at each depth), total-order problems (plans verified)" ;;
 			ipc-sat-cadical) echo "#### SAT engine, CaDiCaL linked (incremental), total-order problems (plans verified)" ;;
@@ -115,6 +120,8 @@ for stage in $STAGES; do
 	ground) run ipc-ground --stage ground ;;
 	progression) run ipc-progression --stage plan --engine progression ;;
 	sat) run ipc-sat --stage plan --engine sat --filter total-order ;;
+	auto) run ipc-auto --stage plan --engine auto --filter total-order ;;
+	auto-sample) run ipc-auto-sample --stage plan --engine auto --filter total-order --every 4 ;;
 	too-large) run ipc-too-large --stage plan --engine progression --from "$OUT/ipc-ground.csv" --status too-large ;;
 	optimize) run ipc-optimize --stage plan --engine progression --optimize --filter total-order ;;
 	optimize-sample) run ipc-optimize-sample --stage plan --engine progression --optimize --filter total-order --every 4 ;;
