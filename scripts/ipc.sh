@@ -62,8 +62,8 @@ run() {
 STAGES=${STAGES:-"ground pandapi progression sat sat-cadical"}
 SHARED=${SHARED:-../shared}
 
-# either: the problems progression or a SAT run solved, from their rows
-# (what --engine auto, both side by side, solves); built from the tree,
+# either: the problems progression or a SAT run solved, from their rows;
+# built from the tree,
 # since the measuring binary may predate --either
 either() {
 	local files=()
@@ -72,7 +72,7 @@ either() {
 	done
 	[ -s "$OUT/ipc-progression.csv" ] && [ ${#files[@]} -ge 4 ] || return 0
 	echo
-	echo "#### Either engine (what \`--engine auto\` solves, counted from the runs above)"
+	echo "#### Either engine (the problems progression or a SAT run above solved; \`--engine auto\` runs both side by side, and grounds on demand beside the grounder: stage auto)"
 	echo
 	echo "\`htnsat ipc ${files[*]}\`"
 	echo
