@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
@@ -53,4 +54,26 @@ func BenchmarkSolveHard(b *testing.B) {
 		c.change(&o)
 		b.Run(c.name, func(b *testing.B) { benchSolve(b, hardPuzzle, sudoku.Unordered, o) })
 	}
+}
+
+// BenchmarkSolveLazy measures grounding on demand and its search
+// together (nothing is grounded ahead: each iteration starts from the
+// lifted problem) on the paper's puzzle in its ordered network, against
+// BenchmarkSolvePaperOrdered's search over the full grounding.
+func BenchmarkSolveLazy(b *testing.B) {
+	p := testutil.SudokuProblem(b, paperPuzzle, sudoku.Ordered)
+	b.ReportAllocs()
+	var nodes int64
+	for b.Loop() {
+		lz, err := ground.NewLazy(context.Background(), p, ground.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, st, err := htn.SolveLazy(context.Background(), lz, htn.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes = st.Nodes
+	}
+	b.ReportMetric(float64(nodes), "nodes")
 }
