@@ -19,6 +19,13 @@ if [ ! -x "$BIN" ]; then
 	CGO_ENABLED=0 go build -o "$BIN" ./cmd/htnsat
 	commit >"$BIN.commit"
 fi
+# the run uses a copy of the binary: a build during the hours of a run
+# (make test rebuilds bin/htnsat) must not change what it measures
+snap=$(mktemp -d)
+trap 'rm -rf "$snap"' EXIT
+cp "$BIN" "$snap/htnsat"
+[ -f "$BIN.commit" ] && cp "$BIN.commit" "$snap/htnsat.commit"
+BIN=$snap/htnsat
 
 # run NAME [BIN=binary] ARGS...: one stage with bin/htnsat or the binary given
 run() {
