@@ -60,7 +60,9 @@ progression and auto plan it with grounding on demand instead (the lazy
 engine, which --engine lazy asks for directly): a depth-first progression
 search that instantiates only the methods and actions it meets, in the
 states where it meets them, so memory follows the part of the problem it
-visits. stderr says when it takes over.
+visits. stderr says when it takes over. On a totally ordered problem auto
+also runs it while the grounder works, on the other core: a plan it finds
+first stops the grounding.
 
 With --optimize the search goes on after the first plan and prints each
 cheaper plan it finds (the last one printed is the best; -o always holds the
