@@ -195,16 +195,9 @@ func TestBudgetFreeParameters(t *testing.T) {
 	  (:method m-top :parameters (?a - thing) :task (top) :ordered-subtasks (big ?a ?a ?a ?a))
 	  (:action big :parameters (?a ?b ?c ?x - thing) :precondition (and (p ?a) (p ?b) (p ?c)) :effect (q ?x)))`
 	problem := `(define (problem f) (:domain free) (:objects` + objs.String() + ` - thing) (:htn :subtasks (top)) (:init` + init.String() + `))`
-	d, err := hddl.ParseDomain("d.hddl", []byte(domain))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := hddl.ParseProblem("p.hddl", []byte(problem), d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testutil.ParseHDDL(t, domain, problem)
 	// 50^3 reachable (?a ?b ?c): too many for a budget of 10^5
-	_, _, err = ground.Ground(context.Background(), p, ground.Options{MaxGround: 100_000})
+	_, _, err := ground.Ground(context.Background(), p, ground.Options{MaxGround: 100_000})
 	if !errors.Is(err, ground.ErrTooLarge) || !strings.Contains(err.Error(), "action big") {
 		t.Fatalf("got %v, want ErrTooLarge naming action big", err)
 	}

@@ -370,20 +370,28 @@ func (lz *Lazy) TaskName(id int32) string {
 }
 
 func (lz *Lazy) call(name string, args []int) string {
-	s := "(" + name
-	for _, a := range args {
-		s += " " + lz.Problem.Objects[a].Name
-	}
-	return s + ")"
+	return "(" + callName(lz.Problem, name, args) + ")"
 }
 
-func (lz *Lazy) factKeyOf(pred int, args []int32) []byte {
-	k := binary.LittleEndian.AppendUint32(lz.key[:0], uint32(pred))
-	for _, a := range args {
-		k = binary.LittleEndian.AppendUint32(k, uint32(a))
+// keyOf writes head and the lists into lz.key, the key of a map
+// (valid until the next call): a fact is its predicate and arguments, a
+// task its index and kind and arguments.
+func (lz *Lazy) keyOf(head uint32, lists ...[]int32) []byte {
+	k := binary.LittleEndian.AppendUint32(lz.key[:0], head)
+	for _, l := range lists {
+		for _, a := range l {
+			k = binary.LittleEndian.AppendUint32(k, uint32(a))
+		}
 	}
 	lz.key = k
 	return k
+}
+
+// taskHead is a task's head in keyOf.
+func taskHead(ref hddl.TaskRef) uint32 { return uint32(ref.Index)<<1 | b2u(ref.Primitive) }
+
+func (lz *Lazy) factKeyOf(pred int, args []int32) []byte {
+	return lz.keyOf(uint32(pred), args)
 }
 
 // find returns the fact's id, or -1 when it was never made.
@@ -415,11 +423,7 @@ func (lz *Lazy) intern(pred int, args []int32) FactID {
 }
 
 func (lz *Lazy) internTask(ref hddl.TaskRef, args []int32) int32 {
-	k := binary.LittleEndian.AppendUint32(lz.key[:0], uint32(ref.Index)<<1|b2u(ref.Primitive))
-	for _, a := range args {
-		k = binary.LittleEndian.AppendUint32(k, uint32(a))
-	}
-	lz.key = k
+	k := lz.keyOf(taskHead(ref), args)
 	if id, ok := lz.taskKey[string(k)]; ok {
 		return id
 	}
@@ -539,10 +543,11 @@ func (bd *binder) run() bool {
 	bd.done[best] = true
 	defer func() { bd.done[best] = false }()
 	if bestBound == len(l.args) {
-		tup := make([]int32, len(l.args))
-		for i, a := range l.args {
-			tup[i] = lz.term(a, b)
+		tup := bd.tup[:0]
+		for _, a := range l.args {
+			tup = append(tup, lz.term(a, b))
 		}
+		bd.tup = tup
 		if !lz.holds(lz.find(l.pred, tup), bd.state) {
 			return true
 		}
@@ -834,14 +839,7 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 					}
 					subs[k] = lz.internTask(st.Task, args)
 				}
-				k := binary.LittleEndian.AppendUint32(lz.key[:0], uint32(mi))
-				for _, x := range subs {
-					k = binary.LittleEndian.AppendUint32(k, uint32(x))
-				}
-				for _, x := range full {
-					k = binary.LittleEndian.AppendUint32(k, uint32(x))
-				}
-				lz.key = k
+				k := lz.keyOf(uint32(mi), subs, full)
 				if seen[string(k)] {
 					return true
 				}
@@ -975,11 +973,7 @@ const maxFeasDepth = 4096
 // higher up are not kept. Past maxFeasSteps (or maxFeasDepth) the answer
 // is yes.
 func (lz *Lazy) feasible(ref hddl.TaskRef, args []int32, depth int) bool {
-	k := binary.LittleEndian.AppendUint32(nil, uint32(ref.Index)<<1|b2u(ref.Primitive))
-	for _, a := range args {
-		k = binary.LittleEndian.AppendUint32(k, uint32(a))
-	}
-	key := string(k)
+	key := string(lz.keyOf(taskHead(ref), args))
 	if v, ok := lz.feas[key]; ok {
 		return v
 	}

@@ -2,13 +2,12 @@ package ground_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/testutil"
 )
 
 const treeDomain = `(define (domain tree)
@@ -29,22 +28,10 @@ const treeDomain = `(define (domain tree)
 
 // loadTree loads the tree domain: roads a→b, a→c, c→d, b→e.
 func loadTree(t *testing.T) *hddl.Problem {
-	t.Helper()
-	dir := t.TempDir()
-	prob := `(define (problem p) (:domain tree)
+	return testutil.ParseHDDL(t, treeDomain, `(define (problem p) (:domain tree)
   (:objects a b c d e - place)
   (:htn :ordered-subtasks (and (go a d)))
-  (:init (at a) (road a b) (road a c) (road c d) (road b e)))`
-	for name, text := range map[string]string{"d.hddl": treeDomain, "p.hddl": prob} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	_, p, err := hddl.Load(filepath.Join(dir, "d.hddl"), filepath.Join(dir, "p.hddl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+  (:init (at a) (road a b) (road a c) (road c d) (road b e)))`)
 }
 
 // Methods keeps only the instances whose subtasks are feasible: from a,

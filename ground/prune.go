@@ -417,13 +417,7 @@ func (g *grounder) refName(r gRef) string {
 	return g.callName(g.d.Tasks[t.schema].Name, t.args)
 }
 
-func (g *grounder) callName(name string, args []int32) string {
-	s := name
-	for _, a := range args {
-		s += " " + g.p.Objects[a].Name
-	}
-	return s
-}
+func (g *grounder) callName(name string, args []int32) string { return callName(g.p, name, args) }
 
 func (g *grounder) litName(pred int, tup []int32) string {
 	return "(" + g.callName(g.d.Predicates[pred].Name, tup) + ")"

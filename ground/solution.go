@@ -35,13 +35,7 @@ func (s *Solution) Actions() []TaskID {
 // network, are left out: their subtasks take their place.
 func (s *Solution) ToPlan(t *Task) *plan.Plan {
 	d := t.Problem.Domain
-	objs := func(args []int) []string {
-		out := make([]string, len(args))
-		for i, a := range args {
-			out[i] = t.Problem.Objects[a].Name
-		}
-		return out
-	}
+	objs := t.Problem.ObjectNames
 	p := &plan.Plan{Costed: d.Costs}
 	id := make([]int, len(s.Nodes))
 	for i := range id {

@@ -126,12 +126,16 @@ func (t *Task) FactName(f FactID) string {
 	return "(" + t.call(t.Problem.Domain.Predicates[fa.Pred].Name, fa.Args) + ")"
 }
 
-func (t *Task) call(name string, args []int) string {
+func (t *Task) call(name string, args []int) string { return callName(t.Problem, name, args) }
+
+// callName writes a name and the objects args index, as HDDL writes a
+// call without its parentheses ("move a b").
+func callName[T int | int32](p *hddl.Problem, name string, args []T) string {
 	var b strings.Builder
 	b.WriteString(name)
 	for _, a := range args {
 		b.WriteByte(' ')
-		b.WriteString(t.Problem.Objects[a].Name)
+		b.WriteString(p.Objects[a].Name)
 	}
 	return b.String()
 }

@@ -257,6 +257,15 @@ func (d *Domain) IsSubtype(a, b int) bool {
 // Subtypes lists every type that is t or below t.
 func (d *Domain) Subtypes(t int) []int { return d.subtypes[t] }
 
+// ObjectNames returns the names of the objects args index.
+func (p *Problem) ObjectNames(args []int) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = p.Objects[a].Name
+	}
+	return out
+}
+
 // ObjectsOfType returns the indices of the objects whose type is t or a
 // subtype of t, in object order.
 func (p *Problem) ObjectsOfType(t int) []int {

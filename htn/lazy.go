@@ -424,13 +424,7 @@ func (s *lazySearch) plan() *plan.Plan {
 	lz := s.lz
 	p := lz.Problem
 	d := p.Domain
-	names := func(args []int) []string {
-		out := make([]string, len(args))
-		for i, a := range args {
-			out[i] = p.Objects[a].Name
-		}
-		return out
-	}
+	names := p.ObjectNames
 	pl := &plan.Plan{Costed: d.Costs}
 	id := make([]int, len(s.nodes))
 	for i := range id {

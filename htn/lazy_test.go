@@ -3,7 +3,6 @@ package htn_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,23 +91,10 @@ const lazyDomain = `(define (domain chain)
     :effect (and (not (at ?a)) (at ?b) (visited ?b))))`
 
 func lazyProblem(t *testing.T, edges string, to string) *hddl.Problem {
-	t.Helper()
-	dir := t.TempDir()
-	prob := `(define (problem p) (:domain chain)
+	return testutil.ParseHDDL(t, lazyDomain, `(define (problem p) (:domain chain)
   (:objects a b c d e - node)
-  (:htn :ordered-subtasks (and (go ` + to + `)))
-  (:init (at a) (visited a) ` + edges + `))`
-	if err := os.WriteFile(filepath.Join(dir, "d.hddl"), []byte(lazyDomain), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "p.hddl"), []byte(prob), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, p, err := hddl.Load(filepath.Join(dir, "d.hddl"), filepath.Join(dir, "p.hddl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+  (:htn :ordered-subtasks (and (go `+to+`)))
+  (:init (at a) (visited a) `+edges+`))`)
 }
 
 // A recursive domain: a path is found through a graph with a dead end

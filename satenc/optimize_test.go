@@ -77,14 +77,7 @@ func TestImprove(t *testing.T) {
   (:action a :parameters () :effect (and (done) (increase (total-cost) 1)))
   (:action b :parameters () :effect (and (done) (increase (total-cost) 5))))`
 	prob := `(define (problem p) (:domain d) (:htn :ordered-subtasks (and (t) (t))) (:init (= (total-cost) 0)))`
-	d, err := hddl.ParseDomain("d.hddl", []byte(dom))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pp, err := hddl.ParseProblem("p.hddl", []byte(prob), d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pp := testutil.ParseHDDL(t, dom, prob)
 	costs, optimal = improve(t, pp, testutil.Compact(t, testutil.Ground(t, pp)), satenc.Config{})
 	if costs[len(costs)-1] != 6 || !optimal {
 		t.Errorf("costs %v, optimal %v; want to end at 6, proven", costs, optimal)

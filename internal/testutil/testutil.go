@@ -67,6 +67,20 @@ func SudokuDir(t testing.TB) string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "sudoku", "sets")
 }
 
+// ParseHDDL reads a domain and a problem given as text.
+func ParseHDDL(t testing.TB, domain, problem string) *hddl.Problem {
+	t.Helper()
+	d, err := hddl.ParseDomain("domain.hddl", []byte(domain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.ParseProblem("problem.hddl", []byte(problem), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // LoadTask reads a domain and problem file and grounds them.
 func LoadTask(t testing.TB, domain, problem string) (*hddl.Problem, *ground.Task) {
 	t.Helper()
