@@ -330,9 +330,15 @@ func (b *bfs) successors(n *bnode) []*bnode {
 			best = i
 		}
 	}
+	// the task alone in the front: a method's first action is the next
+	// step (see dfs.search)
+	alone := !b.opt.CompletePO && len(prims) == 0 && len(comps) == 1
 	for _, m := range v.taskMeths[int(net.ents[best].id)-v.nA] {
 		// in eager mode its check would fail at once (see dfs.search)
 		if sm := &v.meths[m]; !b.opt.CompletePO && !holdsIn(n.state, sm.Pre, sm.NegPre) {
+			continue
+		}
+		if a := v.first[m]; alone && a >= 0 && !holdsIn(n.state, v.t.Actions[a].Pre, v.t.Actions[a].NegPre) {
 			continue
 		}
 		out = append(out, b.decompose(n, best, m))

@@ -983,12 +983,20 @@ func (s *dfs) search() (bool, error) {
 	// (tasks with hundreds of methods, one per binding of a free
 	// variable, as Elevator's moves, would cost a search node each)
 	now := s.nodes[best].preds == 0 && !s.opt.CompletePO
+	// when the task is all the front holds, the action a method begins
+	// with is the next step and must apply now too (a method per binding
+	// of a variable only its action uses, as Towers' moves, would cost a
+	// search node each)
+	alone := now && len(s.front.Members) == 1
 	for i := range ms {
 		m := ms[(i+off)%len(ms)]
 		if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
 			continue
 		}
 		if now && !s.holds(s.v.meths[m].Pre, s.v.meths[m].NegPre) {
+			continue
+		}
+		if a := s.v.first[m]; alone && a >= 0 && (s.actDead[a] || !s.holds(s.v.t.Actions[a].Pre, s.v.t.Actions[a].NegPre)) {
 			continue
 		}
 		if s.recursionCut(best, m) {

@@ -42,6 +42,9 @@ type view struct {
 	comp      []int32
 	recursing []bool
 	total     bool // every network is totally ordered
+	// first[m] is the action a totally ordered method m begins with, or
+	// -1 (its first subtask is compound, or its order is partial)
+	first []int32
 	// settled[c] (per compound task, TaskID-nA): the preconditions of
 	// its methods and of their primitive subtasks can only go from true
 	// to false (positive ones on facts no action adds, negative ones on
@@ -121,6 +124,13 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 		}
 	}
 	v.total = t.TotallyOrdered()
+	v.first = make([]int32, len(v.meths))
+	for m := range v.meths {
+		v.first[m] = -1
+		if sm := &v.meths[m]; (sm.Total || len(sm.Subtasks) == 1) && len(sm.Subtasks) > 0 && int(sm.Subtasks[0]) < v.nA {
+			v.first[m] = int32(sm.Subtasks[0])
+		}
+	}
 	v.settled = make([]bool, len(t.Compounds))
 	decreasing := func(pre, neg []ground.FactID) bool {
 		for _, f := range pre {
