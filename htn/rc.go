@@ -34,12 +34,18 @@ type rcHeuristic struct {
 	users  [][]int32 // per node: operators that need it (once per occurrence)
 	free   []int32   // operators that need nothing
 
-	// per evaluation
+	// per evaluation: ops[op] counts the preconditions of op not yet
+	// reached and sums their costs (one entry, so that the inner loop
+	// touches one cache line per operator)
 	cost   []int32
-	cnt    []int32
-	acc    []int64
+	ops    []rcOp
 	target []bool
-	pq     heap.Min
+	pq     heap.Radix
+}
+
+type rcOp struct {
+	acc int64
+	cnt int32
 }
 
 // rcAutoLimit is the largest relaxed problem (operators plus
@@ -103,8 +109,7 @@ func newRC(v *view) *rcHeuristic {
 		add(pre, []int32{int32(r.nF + int(sm.Task))}, 0)
 	}
 	r.cost = make([]int32, nodes)
-	r.cnt = make([]int32, len(r.opPre))
-	r.acc = make([]int64, len(r.opPre))
+	r.ops = make([]rcOp, len(r.opPre))
 	r.target = make([]bool, nodes)
 	return r
 }
@@ -117,8 +122,7 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 		r.target[i] = false
 	}
 	for op, pre := range r.opPre {
-		r.cnt[op] = int32(len(pre))
-		r.acc[op] = 0
+		r.ops[op] = rcOp{cnt: int32(len(pre))}
 	}
 	// the nodes whose cost is wanted
 	left := 0
@@ -140,20 +144,20 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 	for _, f := range r.v.t.Goal {
 		mark(int32(f))
 	}
-	r.pq = r.pq[:0]
+	r.pq.Reset()
 	for w, word := range state {
 		for word != 0 {
 			b := word & -word
 			f := w*64 + bits.TrailingZeros64(b)
 			word &^= b
 			r.cost[f] = 0
-			r.pq = append(r.pq, heap.Item{Node: int32(f)}) // all 0: a heap already
+			r.pq.Push(heap.Item{Node: int32(f)})
 		}
 	}
 	for _, op := range r.free {
 		r.fire(op, int64(r.opBase[op]))
 	}
-	for left > 0 && len(r.pq) > 0 {
+	for left > 0 && r.pq.Len() > 0 {
 		it := r.pq.Pop()
 		if it.Cost != r.cost[it.Node] {
 			continue
@@ -163,9 +167,10 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 			left--
 		}
 		for _, op := range r.users[it.Node] {
-			r.acc[op] += int64(it.Cost)
-			if r.cnt[op]--; r.cnt[op] == 0 {
-				r.fire(op, int64(r.opBase[op])+r.acc[op])
+			o := &r.ops[op]
+			o.acc += int64(it.Cost)
+			if o.cnt--; o.cnt == 0 {
+				r.fire(op, int64(r.opBase[op])+o.acc)
 			}
 		}
 	}

@@ -1,4 +1,5 @@
-// Package heap is a binary min-heap of (node, cost) pairs, written out so
+// Package heap holds priority queues of (node, cost) pairs: a binary
+// min-heap (Min) and a monotone radix heap (Radix), written out so
 // that pushing and popping do not box items (container/heap would
 // allocate for each). The TDG and relaxed composition heuristics of the
 // progression search and the depth analyses of the ground task use it.
@@ -50,3 +51,6 @@ func (h *Min) Pop() Item {
 	*h = q
 	return top
 }
+
+// Len is the number of items.
+func (h Min) Len() int { return len(h) }
