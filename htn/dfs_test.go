@@ -164,14 +164,7 @@ func liftProblem(floors int, visits []int) string {
 // order, the lift starting at floor 0.
 func liftTask(t *testing.T, floors int, visits []int) (*hddl.Problem, *ground.Task) {
 	t.Helper()
-	d, err := hddl.ParseDomain("lift", []byte(liftDomain))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := hddl.ParseProblem("lift-p", []byte(liftProblem(floors, visits)), d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testutil.ParseHDDL(t, liftDomain, liftProblem(floors, visits))
 	return p, testutil.Ground(t, p)
 }
 
@@ -193,14 +186,7 @@ func TestApplicableMethods(t *testing.T) {
 			if name != "lift" && domain == liftDomain {
 				t.Fatal("the domain was not changed")
 			}
-			d, err := hddl.ParseDomain(name, []byte(domain))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := hddl.ParseProblem("lift-p", []byte(liftProblem(12, []int{11, 3, 7, 0, 11, 5})), d)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := testutil.ParseHDDL(t, domain, liftProblem(12, []int{11, 3, 7, 0, 11, 5}))
 			v, err := newView(context.Background(), testutil.Ground(t, p))
 			if err != nil {
 				t.Fatal(err)

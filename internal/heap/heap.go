@@ -51,6 +51,3 @@ func (h *Min) Pop() Item {
 	*h = q
 	return top
 }
-
-// Len is the number of items.
-func (h Min) Len() int { return len(h) }

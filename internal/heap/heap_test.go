@@ -19,7 +19,7 @@ func TestRadixAgreesWithMin(t *testing.T) {
 		last := int32(0)
 		pops := 0
 		for step := range 2000 {
-			if m.Len() == 0 || rng.IntN(3) > 0 && step < 1500 {
+			if len(m) == 0 || rng.IntN(3) > 0 && step < 1500 {
 				// costs near the last popped one, and some far above it
 				c := last + int32(rng.IntN(8))
 				if rng.IntN(10) == 0 {
@@ -40,8 +40,8 @@ func TestRadixAgreesWithMin(t *testing.T) {
 			last = b.Cost
 			pops++
 		}
-		if m.Len() != r.Len() {
-			t.Fatalf("round %d: %d items left in Min, %d in Radix", round, m.Len(), r.Len())
+		if len(m) != r.Len() {
+			t.Fatalf("round %d: %d items left in Min, %d in Radix", round, len(m), r.Len())
 		}
 	}
 }
