@@ -47,6 +47,9 @@ func BenchmarkSolveHard(b *testing.B) {
 	}{
 		{"all", func(*htn.Options) {}},
 		{"no-groups", func(o *htn.Options) { o.NoGroups = true }},
+		{"no-matching", func(o *htn.Options) { o.NoMatching = true }},
+		{"no-locked", func(o *htn.Options) { o.NoLocked = true }},
+		{"no-filters", func(o *htn.Options) { o.NoMatching, o.NoLocked = true, true }},
 		{"no-mrv", func(o *htn.Options) { o.NoMRV = true }},
 		{"no-conflicts", func(o *htn.Options) { o.NoConflicts = true }},
 		{"no-restarts", func(o *htn.Options) { o.NoRestarts = true }},

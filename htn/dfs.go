@@ -234,6 +234,12 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	s.trail = s.trail[:0] // the initial kills are never undone
 	if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
 		s.groups = newGroupState(s, groups)
+		if s.groups != nil && !opt.NoMatching {
+			s.groups.match = newMatcher(s.groups, s, groups)
+		}
+		if s.groups != nil && !opt.NoLocked {
+			s.groups.lock = newLocker(s.groups)
+		}
 	}
 	if v.recursive {
 		s.visited = newSeenSet()
@@ -951,6 +957,24 @@ func (s *dfs) search() (bool, error) {
 			}
 			s.undo()
 			return false, nil
+		}
+	}
+	if best >= 0 && s.groups != nil {
+		// the search is about to branch: the choice groups are filtered
+		// first (a node with a move it must make anyway, a holding check,
+		// an action, a forced or lone method, is not: the filtering is the
+		// costly part of a node, and what it would kill is killed at the
+		// next branching)
+		ok, killed := s.groups.filter(s)
+		if !ok {
+			s.stats.DeadEnds++
+			return false, nil
+		}
+		if killed {
+			// the kills may leave a task one method or force a value:
+			// look at this node again (the same node, not a new one)
+			s.stats.Nodes--
+			return s.search()
 		}
 	}
 	if s.ahead && (bestN > 1 || s.groups != nil) {

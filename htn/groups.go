@@ -26,6 +26,8 @@ type groupState struct {
 	takenBy   []int32
 	liveTaken []int32
 	onZero    func(p int32) // called when a pair loses its last taker
+	match     *matcher      // nil with Options.NoMatching
+	lock      *locker       // nil with Options.NoLocked
 }
 
 // newGroupState sets the counters from the methods alive at the start.
@@ -85,6 +87,12 @@ func (gs *groupState) removeForced(p int32) { gs.forced.Remove(p) }
 
 func (gs *groupState) dec(p int32) {
 	gs.cnt[p]--
+	if gs.match != nil {
+		gs.match.touch(gs.match.pairGroup[p])
+	}
+	if gs.lock != nil {
+		gs.lock.touch(p)
+	}
 	if gs.used[p] > 0 {
 		return
 	}
@@ -233,6 +241,49 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 				gs.inc(p)
 			}
 		}
+	}
+}
+
+// filter applies the rules that look beyond the counters, where the search
+// is about to branch: locked values across groups (locker), then matching
+// within each group (matcher), until neither kills more. It reports false
+// at a dead end, and whether it killed anything.
+func (gs *groupState) filter(s *dfs) (ok, killed bool) {
+	for {
+		k := s.stats.Locked + s.stats.Matched
+		if lk := gs.lock; lk != nil && len(lk.queue) > 0 {
+			before := lk.kills
+			ok := lk.propagate(s)
+			s.stats.Locked += lk.kills - before
+			if !ok {
+				gs.clearQueues()
+				return false, true
+			}
+		}
+		if mt := gs.match; mt != nil && len(mt.queue) > 0 {
+			before := mt.kills
+			ok := mt.propagate(s)
+			s.stats.Matched += mt.kills - before
+			if !ok {
+				gs.clearQueues()
+				return false, true
+			}
+		}
+		if s.stats.Locked+s.stats.Matched == k {
+			return true, killed
+		}
+		killed = true
+	}
+}
+
+// clearQueues forgets what the filters had still to look at: the node is
+// a dead end, and its parent was filtered before it branched.
+func (gs *groupState) clearQueues() {
+	if gs.lock != nil {
+		gs.lock.clear()
+	}
+	if gs.match != nil {
+		gs.match.clear()
 	}
 }
 

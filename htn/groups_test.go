@@ -139,3 +139,66 @@ func groupsInvariant(t *testing.T, style string) {
 	}
 	t.Logf("%d nodes, %d forced, %d ahead, %d restarts", st.Nodes, st.Forced, st.Ahead, st.Restarts)
 }
+
+// TestFiltersSound checks the filters of the choice groups (matching and
+// locked values) against a plan: wherever the search's path agrees with
+// the plan's choices so far, none of the plan's other choices may have
+// been killed, since the plan extends that path. The search restarts
+// every few hundred nodes, so many paths are looked at; both filters must
+// kill something on the way.
+func TestFiltersSound(t *testing.T) {
+	for _, style := range []string{"unordered", "ordered"} {
+		t.Run(style, func(t *testing.T) {
+			_, task := testutil.LoadTask(t, "../domains/sudoku.hddl", "../testdata/sudoku/hard-"+style+".hddl")
+			folded := testutil.Compact(t, task).Task
+			v, err := newView(context.Background(), folded)
+			if err != nil {
+				t.Fatal(err)
+			}
+			groups, err := folded.ChoiceGroups(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the plan's choice per choice task
+			s := newDFS(context.Background(), v, Options{}, &Stats{}, groups)
+			if ok, err := s.runWithRestarts(); !ok || err != nil {
+				t.Fatalf("no plan: %v", err)
+			}
+			chosen := map[ground.TaskID]int32{}
+			for _, st := range s.path {
+				if st.method >= 0 && len(s.groups.methPairs[st.method]) > 0 {
+					chosen[s.v.meths[st.method].Task] = st.method
+				}
+			}
+			if len(chosen) == 0 {
+				t.Fatal("the plan makes no choice")
+			}
+			st := &Stats{}
+			s = newDFS(context.Background(), v, Options{RestartBudget: 300, Seed: 7}, st, groups)
+			agreeing := 0
+			s.hooks.check = func(s *dfs) {
+				for _, p := range s.path {
+					if p.method < 0 {
+						continue
+					}
+					if m, ok := chosen[s.v.meths[p.method].Task]; ok && m != p.method {
+						return // off the plan
+					}
+				}
+				agreeing++
+				for task, m := range chosen {
+					if !s.groups.decided[task] && (s.methDead[m] || s.groups.taken(m)) {
+						t.Fatalf("after %d nodes, on the plan's path (%d steps): its method %d of undecided task %s was killed", s.stats.Nodes, len(s.path), m, s.v.t.TaskName(task))
+					}
+				}
+			}
+			if ok, err := s.runWithRestarts(); !ok || err != nil {
+				t.Fatalf("no plan: %v", err)
+			}
+			t.Logf("%d nodes, %d on the plan's path, %d killed by matching, %d by locked values, %d restarts", st.Nodes, agreeing, st.Matched, st.Locked, st.Restarts)
+			if st.Matched == 0 || st.Locked == 0 {
+				t.Errorf("matching killed %d methods, locked values %d: want both at work", st.Matched, st.Locked)
+			}
+		})
+	}
+}

@@ -184,10 +184,14 @@ func TestFocus(t *testing.T) {
 // TestLookahead plans the hard puzzle through the paper's ordered network,
 // where the next task in the order is the next cell: deciding the most
 // constrained cell first, ahead of its turn, must at least halve the
-// search (it cuts it threefold), and both plans must verify.
+// search (it cuts it threefold), and both plans must verify. The group
+// filters (matching, locked values) are off: with them the next cell is
+// rarely much less constrained than the most constrained one (over the
+// 95 hard puzzles in the ordered network, 26,506 nodes with lookahead and
+// 26,145 without; 61,036 and 23,358,095 with the filters off).
 func TestLookahead(t *testing.T) {
 	p, task := sudokuTask(t, hardPuzzle, sudoku.Ordered)
-	o := htn.Options{Search: htn.DFS, MaxNodes: 5_000_000}
+	o := htn.Options{Search: htn.DFS, MaxNodes: 5_000_000, NoMatching: true, NoLocked: true}
 	_, with := solveAndVerify(t, p, task, o)
 	o.NoLookahead = true
 	_, without := solveAndVerify(t, p, task, o)

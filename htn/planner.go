@@ -110,6 +110,17 @@ type Options struct {
 	// a value that one task alone can take decides that task. Groups need
 	// the dead-end tracking and are off in complete mode.
 	NoGroups bool
+	// NoMatching turns off the filtering of choice groups by matching:
+	// the undecided tasks of a group must still take its free values one
+	// to one, so a method whose value no such assignment gives its task
+	// is killed (generalised arc consistency for all-different; the
+	// counters of NoGroups see only a value left to one task or to none).
+	NoMatching bool
+	// NoLocked turns off the rule of locked values across choice groups:
+	// when every method left to take a value of one group also binds a
+	// value of another, the other methods binding that second value are
+	// killed (in a Sudoku, "locked candidates").
+	NoLocked bool
 	// Serial makes the search of a partially ordered network carry each
 	// decomposition through before it touches a task outside it: a
 	// method's subtasks may still run in any order their ordering allows,
@@ -174,6 +185,8 @@ type Stats struct {
 	DeadEnds   int64 // nodes cut by dead-end detection
 	Duplicates int64 // nodes cut by duplicate detection
 	Forced     int64 // decompositions forced by a choice group
+	Matched    int64 // methods killed by matching in choice groups
+	Locked     int64 // methods killed by locked values across choice groups
 	Ahead      int64 // decompositions of a task before its turn (see Options.NoLookahead)
 	Restarts   int64 // depth-first runs started over
 	// Complete is set when the eager search of a partially ordered problem
