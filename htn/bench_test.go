@@ -50,6 +50,7 @@ func BenchmarkSolveHard(b *testing.B) {
 		{"no-matching", func(o *htn.Options) { o.NoMatching = true }},
 		{"no-locked", func(o *htn.Options) { o.NoLocked = true }},
 		{"no-filters", func(o *htn.Options) { o.NoMatching, o.NoLocked = true, true }},
+		{"no-last-conflict", func(o *htn.Options) { o.NoLastConflict = true }},
 		{"no-mrv", func(o *htn.Options) { o.NoMRV = true }},
 		{"no-conflicts", func(o *htn.Options) { o.NoConflicts = true }},
 		{"no-restarts", func(o *htn.Options) { o.NoRestarts = true }},

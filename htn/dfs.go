@@ -142,6 +142,10 @@ type dfs struct {
 	// the bound is deepened with the others.
 	recCap int
 	hooks  dfsHooks
+	// lastConflict is the node (and lastTask its task) at which every
+	// method failed last, or -1: the next branching decomposes it first
+	// if it can (last-conflict reasoning, Lecoutre et al. 2009)
+	lastConflict, lastTask int32
 }
 
 // dfsHooks, set by tests, see every search node, every undone step and
@@ -199,7 +203,7 @@ func (s *dfs) holds(pre, neg []ground.FactID) bool {
 // groups (nil when they are not used).
 func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []ground.ChoiceGroup) *dfs {
 	t := v.t
-	s := &dfs{v: v, opt: opt, ctx: ctx, stats: stats}
+	s := &dfs{v: v, opt: opt, ctx: ctx, stats: stats, lastConflict: -1}
 	s.state = sets.NewBits(v.nFacts)
 	for _, f := range t.Init {
 		s.flip(f)
@@ -993,6 +997,20 @@ func (s *dfs) search() (bool, error) {
 			s.stats.Ahead++
 		}
 	}
+	if s.lastConflict >= 0 {
+		// the task whose every method failed last goes first, while it
+		// waits in the front (no older than the focus's choice): what
+		// changed since then decides at once whether it can go on
+		if n := s.lastConflict; int(n) < len(s.nodes) && n != best {
+			nd := &s.nodes[n]
+			if nd.alive && nd.kind == nodeTask && nd.task == s.lastTask && nd.preds == 0 && nd.batch >= frame &&
+				int(nd.id) >= s.v.nA && s.live(int(nd.id)-s.v.nA) > 0 && (s.opt.NoFocus || nd.batch >= s.nodes[best].batch) {
+				best = n
+				s.stats.LastConflict++
+			}
+		}
+		s.lastConflict = -1
+	}
 	if s.repeatCut(best) {
 		return false, nil
 	}
@@ -1031,6 +1049,9 @@ func (s *dfs) search() (bool, error) {
 			return ok, err
 		}
 		s.undo()
+	}
+	if !s.opt.NoLastConflict {
+		s.lastConflict, s.lastTask = best, s.nodes[best].task
 	}
 	return false, nil
 }

@@ -202,3 +202,42 @@ func TestFiltersSound(t *testing.T) {
 		})
 	}
 }
+
+// TestLastConflict runs the search on the hard puzzle with restarts every
+// few hundred nodes: after a task fails with every method, a later
+// branching must decompose that task first (the step right after the
+// rule fires is a decomposition of the failed task), and a search
+// without the rule never does.
+func TestLastConflict(t *testing.T) {
+	_, task := testutil.LoadTask(t, "../domains/sudoku.hddl", "../testdata/sudoku/hard-unordered.hddl")
+	folded := testutil.Compact(t, task).Task
+	v, err := newView(context.Background(), folded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := folded.ChoiceGroups(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, off := range []bool{false, true} {
+		st := &Stats{}
+		s := newDFS(context.Background(), v, Options{RestartBudget: 300, NoLastConflict: off}, st, groups)
+		fired, failed := int64(0), int32(-1)
+		s.hooks.check = func(s *dfs) {
+			if st.LastConflict > fired {
+				fired = st.LastConflict
+				if last := s.path[len(s.path)-1]; last.method < 0 || s.nodes[last.node].task != failed {
+					t.Fatalf("the rule fired, but the step taken was %+v, not a decomposition of task %d", last, failed)
+				}
+			}
+			failed = s.lastTask
+		}
+		if ok, err := s.runWithRestarts(); !ok || err != nil {
+			t.Fatalf("no plan: %v", err)
+		}
+		t.Logf("NoLastConflict %v: %d nodes, %d branchings on the last failed task, %d restarts", off, st.Nodes, st.LastConflict, st.Restarts)
+		if off && st.LastConflict != 0 || !off && st.LastConflict == 0 {
+			t.Errorf("NoLastConflict %v: %d branchings on the last failed task", off, st.LastConflict)
+		}
+	}
+}

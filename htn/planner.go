@@ -121,6 +121,12 @@ type Options struct {
 	// value of another, the other methods binding that second value are
 	// killed (in a Sudoku, "locked candidates").
 	NoLocked bool
+	// NoLastConflict turns off last-conflict reasoning in the depth-first
+	// search: after a task has failed with every method, the next
+	// branching decomposes that task first, if it is still to be done and
+	// waits for nothing, so that the search finds out at once whether the
+	// choice it went back to changed anything for it.
+	NoLastConflict bool
 	// Serial makes the search of a partially ordered network carry each
 	// decomposition through before it touches a task outside it: a
 	// method's subtasks may still run in any order their ordering allows,
@@ -187,8 +193,11 @@ type Stats struct {
 	Forced     int64 // decompositions forced by a choice group
 	Matched    int64 // methods killed by matching in choice groups
 	Locked     int64 // methods killed by locked values across choice groups
-	Ahead      int64 // decompositions of a task before its turn (see Options.NoLookahead)
-	Restarts   int64 // depth-first runs started over
+	// LastConflict counts branchings that decomposed the task that
+	// failed last (see Options.NoLastConflict)
+	LastConflict int64
+	Ahead        int64 // decompositions of a task before its turn (see Options.NoLookahead)
+	Restarts     int64 // depth-first runs started over
 	// Complete is set when the eager search of a partially ordered problem
 	// found nothing and the complete search ran after it.
 	Complete bool
