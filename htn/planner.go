@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
@@ -310,6 +311,23 @@ func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Sol
 				configs[0].weight = 1
 			}
 			configs = slices.Insert(configs, 1, bounded)
+		}
+		if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
+			// Choice groups (computed once; the depth-first search needs
+			// them anyway) are reasoned over by depth-first search alone:
+			// its counters, matching and locked values prune what the
+			// best-first searches must enumerate, so it gets four times
+			// its share (a 36x36 Sudoku with 40 % given: 8 of 10 solved in
+			// 20 s by depth-first search alone, 3 by the even portfolio)
+			if groups, err := t.ChoiceGroups(ctx); err != nil {
+				return nil, err
+			} else if len(groups) > 0 {
+				for i := range configs {
+					if strings.HasPrefix(configs[i].name, "dfs") {
+						configs[i].weight *= 4
+					}
+				}
+			}
 		}
 		var members []*member
 		for _, c := range configs {
