@@ -243,6 +243,10 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		}
 		if s.groups != nil && !opt.NoLocked {
 			s.groups.lock = newLocker(s.groups)
+			s.groups.filters = append(s.groups.filters, s.groups.lock)
+		}
+		if s.groups != nil && s.groups.match != nil {
+			s.groups.filters = append(s.groups.filters, s.groups.match)
 		}
 	}
 	if v.recursive {

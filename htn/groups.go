@@ -28,6 +28,7 @@ type groupState struct {
 	onZero    func(p int32) // called when a pair loses its last taker
 	match     *matcher      // nil with Options.NoMatching
 	lock      *locker       // nil with Options.NoLocked
+	filters   []groupFilter // lock and match, those not nil, in this order
 }
 
 // newGroupState sets the counters from the methods alive at the start.
@@ -250,40 +251,44 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 // at a dead end, and whether it killed anything.
 func (gs *groupState) filter(s *dfs) (ok, killed bool) {
 	for {
-		k := s.stats.Locked + s.stats.Matched
-		if lk := gs.lock; lk != nil && len(lk.queue) > 0 {
-			before := lk.kills
-			ok := lk.propagate(s)
-			s.stats.Locked += lk.kills - before
+		more := false
+		for _, f := range gs.filters {
+			if !f.pending() {
+				continue
+			}
+			before := f.killed()
+			ok := f.propagate(s)
+			f.count(s.stats, f.killed()-before)
 			if !ok {
 				gs.clearQueues()
 				return false, true
 			}
+			more = more || f.killed() > before
 		}
-		if mt := gs.match; mt != nil && len(mt.queue) > 0 {
-			before := mt.kills
-			ok := mt.propagate(s)
-			s.stats.Matched += mt.kills - before
-			if !ok {
-				gs.clearQueues()
-				return false, true
-			}
-		}
-		if s.stats.Locked+s.stats.Matched == k {
+		if !more {
 			return true, killed
 		}
 		killed = true
 	}
 }
 
+// A groupFilter kills what the counters of the choice groups cannot see
+// (locker, matcher): propagate works through what is pending and reports
+// false at a dead end; killed counts the methods killed so far, count adds
+// n to its own figure in stats.
+type groupFilter interface {
+	pending() bool
+	propagate(s *dfs) bool
+	killed() int64
+	count(st *Stats, n int64)
+	clear()
+}
+
 // clearQueues forgets what the filters had still to look at: the node is
 // a dead end, and its parent was filtered before it branched.
 func (gs *groupState) clearQueues() {
-	if gs.lock != nil {
-		gs.lock.clear()
-	}
-	if gs.match != nil {
-		gs.match.clear()
+	for _, f := range gs.filters {
+		f.clear()
 	}
 }
 

@@ -140,6 +140,23 @@ func groupsInvariant(t *testing.T, style string) {
 	t.Logf("%d nodes, %d forced, %d ahead, %d restarts", st.Nodes, st.Forced, st.Ahead, st.Restarts)
 }
 
+// hardView is the view and the choice groups of the hard puzzle's
+// compacted task in the given style (testdata/sudoku/hard-STYLE.hddl).
+func hardView(t *testing.T, style string) (*view, []ground.ChoiceGroup) {
+	t.Helper()
+	_, task := testutil.LoadTask(t, "../domains/sudoku.hddl", "../testdata/sudoku/hard-"+style+".hddl")
+	folded := testutil.Compact(t, task).Task
+	v, err := newView(context.Background(), folded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := folded.ChoiceGroups(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, groups
+}
+
 // TestFiltersSound checks the filters of the choice groups (matching and
 // locked values) against a plan: wherever the search's path agrees with
 // the plan's choices so far, none of the plan's other choices may have
@@ -149,16 +166,7 @@ func groupsInvariant(t *testing.T, style string) {
 func TestFiltersSound(t *testing.T) {
 	for _, style := range []string{"unordered", "ordered"} {
 		t.Run(style, func(t *testing.T) {
-			_, task := testutil.LoadTask(t, "../domains/sudoku.hddl", "../testdata/sudoku/hard-"+style+".hddl")
-			folded := testutil.Compact(t, task).Task
-			v, err := newView(context.Background(), folded)
-			if err != nil {
-				t.Fatal(err)
-			}
-			groups, err := folded.ChoiceGroups(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			v, groups := hardView(t, style)
 			// the plan's choice per choice task
 			s := newDFS(context.Background(), v, Options{}, &Stats{}, groups)
 			if ok, err := s.runWithRestarts(); !ok || err != nil {
@@ -209,16 +217,7 @@ func TestFiltersSound(t *testing.T) {
 // rule fires is a decomposition of the failed task), and a search
 // without the rule never does.
 func TestLastConflict(t *testing.T) {
-	_, task := testutil.LoadTask(t, "../domains/sudoku.hddl", "../testdata/sudoku/hard-unordered.hddl")
-	folded := testutil.Compact(t, task).Task
-	v, err := newView(context.Background(), folded)
-	if err != nil {
-		t.Fatal(err)
-	}
-	groups, err := folded.ChoiceGroups(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, groups := hardView(t, "unordered")
 	for _, off := range []bool{false, true} {
 		st := &Stats{}
 		s := newDFS(context.Background(), v, Options{RestartBudget: 300, NoLastConflict: off}, st, groups)

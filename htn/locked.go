@@ -1,5 +1,7 @@
 package htn
 
+import "github.com/htnsat/htnsat/internal/sets"
+
 // locker applies the rule of locked values across choice groups. Each
 // pair (group, value) is taken by exactly one method in a plan: one of
 // the live, untaken methods of the group's undecided tasks that bind the
@@ -17,31 +19,28 @@ package htn
 // pairs whose counters went down are queued (groupState.dec) and looked
 // at when the search is about to branch.
 type locker struct {
-	queued []bool // per pair
-	queue  []int32
-	live   []int32 // scratch: the live methods of the pair looked at
-	kills  int64   // methods killed, for Stats
+	queue sets.Index[int32] // pairs to look at
+	live  []int32           // scratch: the live methods of the pair looked at
+	kills int64             // methods killed, for Stats
 }
 
 func newLocker(gs *groupState) *locker {
-	return &locker{queued: make([]bool, len(gs.pairMeths))}
+	lk := &locker{}
+	lk.queue.Grow(len(gs.pairMeths))
+	return lk
 }
 
 // touch queues pair p, whose count just went down.
 func (lk *locker) touch(p int32) {
-	if !lk.queued[p] {
-		lk.queued[p] = true
-		lk.queue = append(lk.queue, p)
+	if !lk.queue.Has(p) {
+		lk.queue.Add(p)
 	}
 }
 
-// clear forgets the queue (see matcher.clear).
-func (lk *locker) clear() {
-	for _, p := range lk.queue {
-		lk.queued[p] = false
-	}
-	lk.queue = lk.queue[:0]
-}
+func (lk *locker) pending() bool            { return len(lk.queue.Members) > 0 }
+func (lk *locker) killed() int64            { return lk.kills }
+func (lk *locker) count(st *Stats, n int64) { st.Locked += n }
+func (lk *locker) clear()                   { lk.queue.Clear() }
 
 // counted reports whether method m is in the counters of its pairs: live,
 // untaken, of an undecided task.
@@ -50,17 +49,14 @@ func counted(s *dfs, m int32) bool {
 }
 
 // propagate applies the rule to the queued pairs until none is left (the
-// kills queue more) and reports false at a dead end.
+// kills queue more) and reports false at a dead end (see matcher.propagate).
 func (lk *locker) propagate(s *dfs) bool {
 	gs := s.groups
-	for len(lk.queue) > 0 {
+	for len(lk.queue.Members) > 0 {
 		if s.deadEnd > 0 || gs.zero > 0 {
-			lk.clear()
 			return false
 		}
-		p := lk.queue[len(lk.queue)-1]
-		lk.queue = lk.queue[:len(lk.queue)-1]
-		lk.queued[p] = false
+		p := lk.queue.Pop()
 		if gs.used[p] > 0 || gs.cnt[p] == 0 {
 			continue
 		}

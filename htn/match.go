@@ -1,6 +1,9 @@
 package htn
 
-import "github.com/htnsat/htnsat/ground"
+import (
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/sets"
+)
 
 // matcher filters the choice groups by matching. In a group every value
 // is taken by exactly one task and every task takes one value, so the
@@ -20,10 +23,9 @@ type matcher struct {
 	groups []matchGroup
 	// pairGroup maps a pair of groupState to its group
 	pairGroup []int32
-	dirty     []bool
-	queue     []int32
-	current   int32 // the group being filtered (its own kills do not queue it)
-	kills     int64 // methods killed, for Stats
+	queue     sets.Index[int32] // groups to filter
+	current   int32             // the group being filtered (its own kills do not queue it)
+	kills     int64             // methods killed, for Stats
 
 	// scratch, sized for the largest group
 	tasks  []int32 // local task indices of the undecided tasks
@@ -80,7 +82,7 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 		most = max(most, len(g.Tasks), len(g.Values))
 		mt.groups = append(mt.groups, mg)
 	}
-	mt.dirty = make([]bool, len(mt.groups))
+	mt.queue.Grow(len(mt.groups))
 	for g := range mt.groups {
 		mt.touch(int32(g))
 	}
@@ -96,35 +98,26 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 
 // touch queues group g to be filtered.
 func (mt *matcher) touch(g int32) {
-	if !mt.dirty[g] && g != mt.current {
-		mt.dirty[g] = true
-		mt.queue = append(mt.queue, g)
+	if g != mt.current && !mt.queue.Has(g) {
+		mt.queue.Add(g)
 	}
 }
 
-// clear forgets the queue: the node it was filled at is a dead end, and
-// its parent, to which the search returns, was filtered to the end.
-func (mt *matcher) clear() {
-	for _, g := range mt.queue {
-		mt.dirty[g] = false
-	}
-	mt.queue = mt.queue[:0]
-}
+func (mt *matcher) pending() bool            { return len(mt.queue.Members) > 0 }
+func (mt *matcher) killed() int64            { return mt.kills }
+func (mt *matcher) count(st *Stats, n int64) { st.Matched += n }
+func (mt *matcher) clear()                   { mt.queue.Clear() }
 
 // propagate filters the queued groups until none is left, and reports
-// false at a dead end.
+// false at a dead end (what is left queued then is for the caller to
+// clear: see groupState.filter).
 func (mt *matcher) propagate(s *dfs) bool {
 	gs := s.groups
-	for len(mt.queue) > 0 {
+	for len(mt.queue.Members) > 0 {
 		if s.deadEnd > 0 || gs.zero > 0 {
-			mt.clear()
 			return false
 		}
-		g := mt.queue[len(mt.queue)-1]
-		mt.queue = mt.queue[:len(mt.queue)-1]
-		mt.dirty[g] = false
-		if !mt.filter(s, g) {
-			mt.clear()
+		if !mt.filter(s, mt.queue.Pop()) {
 			return false
 		}
 	}

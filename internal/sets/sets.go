@@ -127,6 +127,23 @@ func (s *Index[T]) Remove(x T) {
 	s.pos[x] = -1
 }
 
+// Pop removes and returns the member added last among those left (the
+// set as a stack of distinct indices); the set must not be empty.
+func (s *Index[T]) Pop() T {
+	x := s.Members[len(s.Members)-1]
+	s.Members = s.Members[:len(s.Members)-1]
+	s.pos[x] = -1
+	return x
+}
+
+// Clear removes every member.
+func (s *Index[T]) Clear() {
+	for _, x := range s.Members {
+		s.pos[x] = -1
+	}
+	s.Members = s.Members[:0]
+}
+
 // Dedup removes repeated elements in place, keeping the first of each in
 // its order, and returns the shortened slice.
 func Dedup[T comparable](xs []T) []T {
