@@ -238,15 +238,8 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	s.trail = s.trail[:0] // the initial kills are never undone
 	if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
 		s.groups = newGroupState(s, groups)
-		if s.groups != nil && !opt.NoMatching {
-			s.groups.match = newMatcher(s.groups, s, groups)
-		}
-		if s.groups != nil && !opt.NoLocked {
-			s.groups.lock = newLocker(s.groups)
-			s.groups.filters = append(s.groups.filters, s.groups.lock)
-		}
-		if s.groups != nil && s.groups.match != nil {
-			s.groups.filters = append(s.groups.filters, s.groups.match)
+		if s.groups != nil {
+			s.groups.addFilters(s, groups)
 		}
 	}
 	if v.recursive {

@@ -31,6 +31,18 @@ type groupState struct {
 	filters   []groupFilter // lock and match, those not nil, in this order
 }
 
+// addFilters sets up the filters that Options leave on.
+func (gs *groupState) addFilters(s *dfs, groups []ground.ChoiceGroup) {
+	if !s.opt.NoLocked {
+		gs.lock = newLocker(gs)
+		gs.filters = append(gs.filters, gs.lock)
+	}
+	if !s.opt.NoMatching {
+		gs.match = newMatcher(gs, s, groups)
+		gs.filters = append(gs.filters, gs.match)
+	}
+}
+
 // newGroupState sets the counters from the methods alive at the start.
 // Groups are used when their exclusions hold in the search's semantics:
 // in a totally ordered initial network, or for atomic groups in eager mode.
@@ -251,21 +263,14 @@ func (gs *groupState) decide(s *dfs, m int32, on bool) {
 // at a dead end, and whether it killed anything.
 func (gs *groupState) filter(s *dfs) (ok, killed bool) {
 	for {
-		more := false
+		before := s.stats.Locked + s.stats.Matched
 		for _, f := range gs.filters {
-			if !f.pending() {
-				continue
-			}
-			before := f.killed()
-			ok := f.propagate(s)
-			f.count(s.stats, f.killed()-before)
-			if !ok {
+			if f.pending() && !f.propagate(s) {
 				gs.clearQueues()
 				return false, true
 			}
-			more = more || f.killed() > before
 		}
-		if !more {
+		if s.stats.Locked+s.stats.Matched == before {
 			return true, killed
 		}
 		killed = true
@@ -273,14 +278,12 @@ func (gs *groupState) filter(s *dfs) (ok, killed bool) {
 }
 
 // A groupFilter kills what the counters of the choice groups cannot see
-// (locker, matcher): propagate works through what is pending and reports
-// false at a dead end; killed counts the methods killed so far, count adds
-// n to its own figure in stats.
+// (locker, matcher), counting its kills in Stats: propagate works through
+// what is pending and reports false at a dead end; clear forgets what is
+// pending.
 type groupFilter interface {
 	pending() bool
 	propagate(s *dfs) bool
-	killed() int64
-	count(st *Stats, n int64)
 	clear()
 }
 

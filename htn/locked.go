@@ -21,7 +21,6 @@ import "github.com/htnsat/htnsat/internal/sets"
 type locker struct {
 	queue sets.Index[int32] // pairs to look at
 	live  []int32           // scratch: the live methods of the pair looked at
-	kills int64             // methods killed, for Stats
 }
 
 func newLocker(gs *groupState) *locker {
@@ -37,10 +36,8 @@ func (lk *locker) touch(p int32) {
 	}
 }
 
-func (lk *locker) pending() bool            { return len(lk.queue.Members) > 0 }
-func (lk *locker) killed() int64            { return lk.kills }
-func (lk *locker) count(st *Stats, n int64) { st.Locked += n }
-func (lk *locker) clear()                   { lk.queue.Clear() }
+func (lk *locker) pending() bool { return len(lk.queue.Members) > 0 }
+func (lk *locker) clear()        { lk.queue.Clear() }
 
 // counted reports whether method m is in the counters of its pairs: live,
 // untaken, of an undecided task.
@@ -87,7 +84,7 @@ func (lk *locker) propagate(s *dfs) bool {
 			for _, m := range gs.pairMeths[q] {
 				if counted(s, m) && !binds(gs, m, p) {
 					s.killMethod(m)
-					lk.kills++
+					s.stats.Locked++
 				}
 			}
 		}

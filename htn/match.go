@@ -25,7 +25,6 @@ type matcher struct {
 	pairGroup []int32
 	queue     sets.Index[int32] // groups to filter
 	current   int32             // the group being filtered (its own kills do not queue it)
-	kills     int64             // methods killed, for Stats
 
 	// scratch, sized for the largest group
 	tasks  []int32 // local task indices of the undecided tasks
@@ -103,10 +102,8 @@ func (mt *matcher) touch(g int32) {
 	}
 }
 
-func (mt *matcher) pending() bool            { return len(mt.queue.Members) > 0 }
-func (mt *matcher) killed() int64            { return mt.kills }
-func (mt *matcher) count(st *Stats, n int64) { st.Matched += n }
-func (mt *matcher) clear()                   { mt.queue.Clear() }
+func (mt *matcher) pending() bool { return len(mt.queue.Members) > 0 }
+func (mt *matcher) clear()        { mt.queue.Clear() }
 
 // propagate filters the queued groups until none is left, and reports
 // false at a dead end (what is left queued then is for the caller to
@@ -216,7 +213,7 @@ func (mt *matcher) filter(s *dfs, g int32) bool {
 		s.killMethod(m)
 	}
 	mt.current = -1
-	mt.kills += int64(len(mt.killList))
+	s.stats.Matched += int64(len(mt.killList))
 	return true
 }
 
