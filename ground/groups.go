@@ -266,7 +266,7 @@ func (a *groupAnalysis) exclusionGraph(mutual []exclusion) {
 		}
 		i, j := int(x.i), int(x.j)
 		shared := a.offers[i].AndCount(a.offers[j])
-		a.work += a.nOffers[i]
+		a.work += len(a.offers[i]) // words counted
 		if int(x.n) == shared {
 			a.adj[i].Add(j)
 			a.adj[j].Add(i)

@@ -111,3 +111,41 @@ func cellIndex(task *ground.Task, r, c, n int) int {
 	fmt.Sscanf(task.Problem.Objects[c].Name, "c%d", &ci)
 	return ri*n + ci
 }
+
+// TestChoiceGroupsEmpty checks that the analysis' work budget holds for
+// empty grids, where every cell offers every digit: its units are all
+// found, 3N groups of N tasks (the budget once counted each pair of
+// cells by its digits, and an empty 36×36 grid had none).
+func TestChoiceGroupsEmpty(t *testing.T) {
+	sizes := []int{4, 5, 6}
+	if testing.Short() {
+		sizes = sizes[:2]
+	}
+	for _, k := range sizes {
+		n := k * k
+		_, p, err := sudoku.Model(sudoku.New(k), sudoku.Unordered)
+		if err != nil {
+			t.Fatal(err)
+		}
+		task, _, err := ground.Ground(context.Background(), p, ground.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ground.Compact(context.Background(), task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs, err := f.Task.ChoiceGroups(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(gs) != 3*n {
+			t.Errorf("%dx%d empty: %d groups, want %d", n, n, len(gs), 3*n)
+		}
+		for _, g := range gs {
+			if len(g.Tasks) != n || len(g.Values) != n {
+				t.Errorf("%dx%d empty: a group of %d tasks and %d values", n, n, len(g.Tasks), len(g.Values))
+			}
+		}
+	}
+}
