@@ -102,16 +102,20 @@ type Encoding struct {
 	stateLayer int
 	states     []state
 	build      stateBuilder
-	preDone    int         // vertices whose method preconditions are encoded
-	preSeen    sets.U64Map // precondition clauses added, by (variable, literal)
-	complete   bool        // made by Encode: what a next layer would need is gone
-	finals     []Lit
-	opens      map[int32]Var // per vertex of the last encoded layer that may take a method with subtasks
-	effects    *possibleEffects
-	aligns     map[string]*alignment // by a vertex's methods
-	alignKey   []byte
-	lefts      []*alignment // per width: every method left-aligned
-	buf        []Lit
+	preDone    int // vertices whose method preconditions are encoded
+	// preLits holds, per variable x, the literals l of the precondition
+	// clauses x -> l added, and preSeen the pairs (x, l) of a variable
+	// with more than maxPreLits of them (see addPre)
+	preLits  [][]Lit
+	preSeen  sets.U64Map
+	complete bool // made by Encode: what a next layer would need is gone
+	finals   []Lit
+	opens    map[int32]Var // per vertex of the last encoded layer that may take a method with subtasks
+	effects  *possibleEffects
+	aligns   map[string]*alignment // by a vertex's methods
+	alignKey []byte
+	lefts    []*alignment // per width: every method left-aligned
+	buf      []Lit
 }
 
 // Options bound an encoding.
@@ -182,7 +186,7 @@ func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Optio
 	// the formula is complete: what only the next layer would read can go
 	// before the solver starts (the precondition clauses seen, the states
 	// of the last layer)
-	e.preSeen, e.states, e.complete = sets.U64Map{}, nil, true
+	e.preLits, e.preSeen, e.states, e.complete = nil, sets.U64Map{}, nil, true
 	return e, e.err
 }
 
@@ -600,7 +604,6 @@ func (e *Encoding) stateClauses() {
 		}
 		states[0] = cur
 	}
-	e.reservePre(layer)
 	e.opens = map[int32]Var{}
 	for p, vi := range layer {
 		if e.stopped() {
@@ -774,39 +777,41 @@ func (e *Encoding) stateClauses() {
 	e.stateLayer, e.states = l, states
 }
 
-// reservePre makes room in preSeen for the precondition clauses of layer
-// and of the methods not yet encoded, at most (without duplicates, and
-// without the actions passed down unchanged), so that the set is not
-// rebuilt as it grows: its growth was most of addPre's time.
-func (e *Encoding) reservePre(layer []int32) {
-	t := e.t
-	n := 0
-	for _, vi := range layer {
-		for _, tk := range e.verts[vi].tasks {
-			if t.IsPrimitive(tk) {
-				a := &t.Actions[tk]
-				n += len(a.Pre) + len(a.NegPre)
-			}
-		}
-	}
-	for _, v := range e.verts[e.preDone:] {
-		for _, m := range v.methods {
-			n += len(t.Methods[m].Pre) + len(t.Methods[m].NegPre)
-		}
-	}
-	e.preSeen.Reserve(e.preSeen.Len() + n)
-}
-
 // addPre adds the precondition clause x -> l once: a vertex whose task
 // (and method) is its parent's method (one reason, one method) shares the
 // parent's variable and state, and a method's precondition is often its
 // first subtask's too.
+//
+// The literals are kept per variable, not in a set of pairs: most
+// variables have a few, met in one or two bursts, where a hashed pair cost
+// a cache miss each (most of the encoding of an empty 36x36 grid). Those
+// of a variable with many (a goal method's, one per cell) go to a set.
 func (e *Encoding) addPre(x Var, l Lit) {
-	key := uint64(uint32(x))<<32 | uint64(uint32(l))
-	if _, fresh := e.preSeen.GetOrPut(key, 0); fresh {
-		e.add(x.Neg(), l)
+	if int(x) >= len(e.preLits) {
+		e.preLits = append(e.preLits, make([][]Lit, max(int(x), e.NumVars)+1-len(e.preLits))...)
 	}
+	ls := e.preLits[x]
+	switch {
+	case len(ls) > maxPreLits:
+		if _, fresh := e.preSeen.GetOrPut(uint64(uint32(x))<<32|uint64(uint32(l)), 0); !fresh {
+			return
+		}
+	case slices.Contains(ls, l):
+		return
+	case len(ls) == maxPreLits:
+		for _, k := range ls {
+			e.preSeen.GetOrPut(uint64(uint32(x))<<32|uint64(uint32(k)), 0)
+		}
+		e.preSeen.GetOrPut(uint64(uint32(x))<<32|uint64(uint32(l)), 0)
+		e.preLits[x] = append(ls, l)
+	default:
+		e.preLits[x] = append(ls, l)
+	}
+	e.add(x.Neg(), l)
 }
+
+// maxPreLits is the most literals addPre keeps in a variable's list.
+const maxPreLits = 256
 
 // groupClauses adds, for every choice group and value, the clause that one
 // of the group's tasks takes the value. The groups' exclusions hold in the
