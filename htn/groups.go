@@ -176,6 +176,9 @@ func (gs *groupState) markTaken(s *dfs, p int32, d int32) {
 		if d > 0 && gs.takenBy[m] != 1 || d < 0 && gs.takenBy[m] != 0 || s.methDead[m] {
 			continue
 		}
+		if gs.match != nil {
+			gs.match.edges(m, -d)
+		}
 		task := s.v.meths[m].Task
 		gs.liveTaken[int(task)-s.v.nA] += d
 		if gs.decided[task] {
@@ -198,6 +201,9 @@ func (gs *groupState) taken(m int32) bool { return gs.takenBy[m] > 0 }
 
 // killed and revived follow the liveness of a method.
 func (gs *groupState) killed(s *dfs, m int32) {
+	if gs.match != nil && !gs.taken(m) {
+		gs.match.edges(m, -1)
+	}
 	if gs.taken(m) { // out of the counters already
 		gs.liveTaken[int(s.v.meths[m].Task)-s.v.nA]--
 		return
@@ -210,6 +216,9 @@ func (gs *groupState) killed(s *dfs, m int32) {
 }
 
 func (gs *groupState) revived(s *dfs, m int32) {
+	if gs.match != nil && !gs.taken(m) {
+		gs.match.edges(m, 1)
+	}
 	if gs.taken(m) { // out of the counters already
 		gs.liveTaken[int(s.v.meths[m].Task)-s.v.nA]++
 		return

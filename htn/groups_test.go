@@ -61,6 +61,26 @@ func (gs *groupState) check(s *dfs) string {
 			return fmt.Sprintf("forced set wrong for pair %d: cnt %d used %v inForced %v", p, c, used[p], inF)
 		}
 	}
+	if gs.match != nil {
+		// the matcher's live edges: methods neither dead nor taken
+		for g := range gs.match.groups {
+			mg := &gs.match.groups[g]
+			for i, es := range mg.edges {
+				n := make([]int32, mg.nv)
+				for _, e := range es {
+					if !s.methDead[e.method] && !taken(e.method) {
+						n[e.value]++
+					}
+				}
+				for j := range n {
+					bit := mg.liveBits[int32(i)*mg.w+int32(j)>>6]>>(j&63)&1 == 1
+					if got := mg.nLive[int32(i)*mg.nv+int32(j)]; got != n[j] || bit != (n[j] > 0) {
+						return fmt.Sprintf("group %d task %d value %d: %d live edges (bit %v), want %d", g, i, j, got, bit, n[j])
+					}
+				}
+			}
+		}
+	}
 	return ""
 }
 
@@ -76,6 +96,11 @@ func snapshot(s *dfs) string {
 	}
 	if gs := s.groups; gs != nil {
 		fmt.Fprint(&b, gs.cnt, gs.used, gs.zero, len(gs.forced.Members), gs.decided, gs.takenBy, gs.liveTaken)
+		if gs.match != nil {
+			for _, mg := range gs.match.groups {
+				fmt.Fprint(&b, mg.nLive, mg.liveBits)
+			}
+		}
 	}
 	return b.String()
 }

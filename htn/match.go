@@ -1,6 +1,9 @@
 package htn
 
 import (
+	"math/bits"
+	"slices"
+
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/internal/sets"
 )
@@ -38,15 +41,28 @@ type matcher struct {
 	onStack          []bool
 	counter, ncomp   int32
 	killList         []int32
+	// slots lists, per search method, the edges it makes: its group, task
+	// and value (see edges)
+	slots [][]edgeSlot
 }
+
+// edgeSlot is an edge of a matchGroup: task i takes value j.
+type edgeSlot struct{ group, i, j int32 }
 
 // matchGroup is one choice group as the matcher sees it.
 type matchGroup struct {
-	tasks  []ground.TaskID
-	base   int32         // its first pair in groupState
-	edges  [][]matchEdge // per task: the values its methods bind
-	matchT []int32       // per task: its value in the last matching, or -1
-	matchV []int32       // per value: its task, or -1
+	tasks []ground.TaskID
+	base  int32         // its first pair in groupState
+	edges [][]matchEdge // per task: the values its methods bind, in order
+	// the live edges, kept as the search goes (setLive): per task i and
+	// value j, nLive[i*nv+j] counts the live methods of i that take j,
+	// and bit j of words [i*w, (i+1)*w) of liveBits is set when there is
+	// one (a method is live when not dead and not taken)
+	nv, w    int32
+	nLive    []int32
+	liveBits []uint64
+	matchT   []int32 // per task: its value in the last matching, or -1
+	matchV   []int32 // per value: its task, or -1
 }
 
 type matchEdge struct{ value, method int32 }
@@ -59,8 +75,10 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 		if !s.v.t.InitialTotal && !g.Atomic {
 			continue // as newGroupState
 		}
+		nv, w := int32(len(g.Values)), int32((len(g.Values)+63)/64)
 		mg := matchGroup{tasks: g.Tasks, base: p, edges: make([][]matchEdge, len(g.Tasks)),
-			matchT: make([]int32, len(g.Tasks)), matchV: make([]int32, len(g.Values))}
+			matchT: make([]int32, len(g.Tasks)), matchV: make([]int32, len(g.Values)),
+			nv: nv, w: w, nLive: make([]int32, int(nv)*len(g.Tasks)), liveBits: make([]uint64, int(w)*len(g.Tasks))}
 		local := make(map[ground.TaskID]int32, len(g.Tasks))
 		for i, t := range g.Tasks {
 			local[t] = int32(i)
@@ -73,7 +91,15 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 				if !ok {
 					continue
 				}
-				mg.edges[i] = append(mg.edges[i], matchEdge{value: int32(j), method: int32(m)})
+				e := matchEdge{value: int32(j), method: int32(m)}
+				mg.edges[i] = append(mg.edges[i], e)
+				if mt.slots == nil {
+					mt.slots = make([][]edgeSlot, len(s.v.meths))
+				}
+				mt.slots[m] = append(mt.slots[m], edgeSlot{int32(len(mt.groups)), i, int32(j)})
+				if live(s, e) {
+					mg.setLive(i, int32(j), 1)
+				}
 			}
 			mt.pairGroup[p+int32(j)] = int32(len(mt.groups))
 		}
@@ -93,6 +119,26 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 	mt.comp = make([]int32, most)
 	mt.onStack = make([]bool, most)
 	return mt
+}
+
+// setLive adds d (1 or -1) to the live methods of task i taking value j.
+func (mg *matchGroup) setLive(i, j, d int32) {
+	k := i*mg.nv + j
+	mg.nLive[k] += d
+	if n := mg.nLive[k]; n == 0 || n == 1 && d > 0 {
+		mg.liveBits[i*mg.w+j>>6] ^= 1 << (j & 63)
+	}
+}
+
+// edges follows method m, which became live (d=1) or not (d=-1), into
+// the edges it makes.
+func (mt *matcher) edges(m int32, d int32) {
+	if mt.slots == nil {
+		return
+	}
+	for _, sl := range mt.slots[m] {
+		mt.groups[sl.group].setLive(sl.i, sl.j, d)
+	}
 }
 
 // touch queues group g to be filtered.
@@ -139,9 +185,9 @@ func (mt *matcher) filter(s *dfs, g int32) bool {
 		}
 		mt.adjOff[len(mt.tasks)] = int32(len(mt.adj))
 		mt.tasks = append(mt.tasks, int32(i))
-		for _, e := range mg.edges[i] {
-			if live(s, e) {
-				mt.adj = append(mt.adj, e.value)
+		for k, word := range mg.liveBits[int32(i)*mg.w : int32(i+1)*mg.w] {
+			for ; word != 0; word &= word - 1 {
+				mt.adj = append(mt.adj, int32(k<<6+bits.TrailingZeros64(word)))
 			}
 		}
 	}
@@ -202,9 +248,18 @@ func (mt *matcher) filter(s *dfs, g int32) bool {
 	}
 	mt.killList = mt.killList[:0]
 	for k, i := range mt.tasks {
-		for _, e := range mg.edges[i] {
-			if e.value != mg.matchT[i] && live(s, e) && mt.comp[k] != mt.comp[mg.matchV[e.value]] {
-				mt.killList = append(mt.killList, e.method)
+		own, c := mg.matchT[i], mt.comp[k]
+		for _, v := range mt.adj[mt.adjOff[k]:mt.adjOff[k+1]] {
+			if v == own || c == mt.comp[mg.matchV[v]] {
+				continue
+			}
+			// the task's live methods that take v
+			es := mg.edges[i]
+			x, _ := slices.BinarySearchFunc(es, v, func(e matchEdge, v int32) int { return int(e.value - v) })
+			for ; x < len(es) && es[x].value == v; x++ {
+				if live(s, es[x]) {
+					mt.killList = append(mt.killList, es[x].method)
+				}
 			}
 		}
 	}
