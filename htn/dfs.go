@@ -856,12 +856,11 @@ func (s *dfs) search() (bool, error) {
 	// hold when it is chosen, as in SHOP2; the complete mode lets a check
 	// wait for other tasks to make it true.
 	var prims []int32
-	best, bestN, ties := int32(-1), int32(0), 0
-	bestW := int64(1)
 	frame := int32(-1)
 	if s.serial {
 		frame = s.frame()
 	}
+	compound := false
 	for _, n := range s.front.Members {
 		nd := &s.nodes[n]
 		switch {
@@ -882,6 +881,54 @@ func (s *dfs) search() (bool, error) {
 			}
 		case int(nd.id) < s.v.nA:
 			prims = append(prims, n)
+		default:
+			compound = true
+			// with choice groups a task can lose its last method with no
+			// fact changed (its values taken elsewhere): a dead end now,
+			// as a task whose methods died is (s.deadEnd)
+			if s.groups != nil && s.live(int(nd.id)-s.v.nA) == 0 {
+				s.conflict(n)
+				s.stats.DeadEnds++
+				return false, nil
+			}
+		}
+	}
+	// Applicable primitive tasks first, trying each as the next one; then
+	// the chosen compound task, trying each of its methods. In eager mode
+	// (as in SHOP2) a compound task is decomposed only when no primitive
+	// task can be applied, so a method's actions run as soon as they can;
+	// the complete mode also tries the decompositions after the actions.
+	// The compound tasks are scored only then: a node that applies an
+	// action (most nodes of a long plan) does not look at them, and a task
+	// left without a method is found at the next node that does.
+	slices.Sort(prims)
+	applied := false
+	for _, n := range prims {
+		nd := &s.nodes[n]
+		if s.actDead[nd.id] {
+			continue
+		}
+		a := &s.v.t.Actions[nd.id]
+		if !s.holds(a.Pre, a.NegPre) {
+			continue
+		}
+		applied = true
+		s.apply(n)
+		if ok, err := s.search(); ok || err != nil {
+			return ok, err
+		}
+		s.undo()
+	}
+	if !compound || (applied && !s.opt.CompletePO) {
+		return false, nil
+	}
+	best, bestN, ties := int32(-1), int32(0), 0
+	bestW := int64(1)
+	for _, n := range s.front.Members {
+		nd := &s.nodes[n]
+		switch {
+		case nd.batch < frame, nd.kind == nodeCheck, int(nd.id) < s.v.nA:
+			continue
 		default:
 			// the compound task to decompose: a task with at most one live
 			// method first; with Focus, one of the latest decomposition's
@@ -919,30 +966,7 @@ func (s *dfs) search() (bool, error) {
 			}
 		}
 	}
-	// Applicable primitive tasks first, trying each as the next one; then
-	// the chosen compound task, trying each of its methods. In eager mode
-	// (as in SHOP2) a compound task is decomposed only when no primitive
-	// task can be applied, so a method's actions run as soon as they can;
-	// the complete mode also tries the decompositions after the actions.
-	slices.Sort(prims)
-	applied := false
-	for _, n := range prims {
-		nd := &s.nodes[n]
-		if s.actDead[nd.id] {
-			continue
-		}
-		a := &s.v.t.Actions[nd.id]
-		if !s.holds(a.Pre, a.NegPre) {
-			continue
-		}
-		applied = true
-		s.apply(n)
-		if ok, err := s.search(); ok || err != nil {
-			return ok, err
-		}
-		s.undo()
-	}
-	if best < 0 || (applied && !s.opt.CompletePO) {
+	if best < 0 {
 		return false, nil
 	}
 	if s.groups != nil {
