@@ -57,7 +57,8 @@ type matchGroup struct {
 	// the live edges, kept as the search goes (setLive): per task i and
 	// value j, nLive[i*nv+j] counts the live methods of i that take j,
 	// and bit j of words [i*w, (i+1)*w) of liveBits is set when there is
-	// one (a method is live when not dead and not taken)
+	// one (a method is live when not dead and not taken); nil for a
+	// sparse group (see dense), whose edges are asked one by one
 	nv, w    int32
 	nLive    []int32
 	liveBits []uint64
@@ -77,8 +78,10 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 		}
 		nv, w := int32(len(g.Values)), int32((len(g.Values)+63)/64)
 		mg := matchGroup{tasks: g.Tasks, base: p, edges: make([][]matchEdge, len(g.Tasks)),
-			matchT: make([]int32, len(g.Tasks)), matchV: make([]int32, len(g.Values)),
-			nv: nv, w: w, nLive: make([]int32, int(nv)*len(g.Tasks)), liveBits: make([]uint64, int(w)*len(g.Tasks))}
+			matchT: make([]int32, len(g.Tasks)), matchV: make([]int32, len(g.Values)), nv: nv, w: w}
+		if edges := 0; dense(g, &edges) {
+			mg.nLive, mg.liveBits = make([]int32, int(nv)*len(g.Tasks)), make([]uint64, int(w)*len(g.Tasks))
+		}
 		local := make(map[ground.TaskID]int32, len(g.Tasks))
 		for i, t := range g.Tasks {
 			local[t] = int32(i)
@@ -93,6 +96,9 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 				}
 				e := matchEdge{value: int32(j), method: int32(m)}
 				mg.edges[i] = append(mg.edges[i], e)
+				if mg.nLive == nil {
+					continue
+				}
 				if mt.slots == nil {
 					mt.slots = make([][]edgeSlot, len(s.v.meths))
 				}
@@ -120,6 +126,21 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 	mt.onStack = make([]bool, most)
 	return mt
 }
+
+// dense reports whether group g has methods for at least an eighth of
+// its pairs of task and value (setting edges to their number): only then
+// are its live edges kept per pair (matchGroup.nLive), whose size is that
+// of the grid of pairs (a group of a thousand tasks with a few methods
+// each would need a million counters for some thousands of edges).
+func dense(g ground.ChoiceGroup, edges *int) bool {
+	for _, ms := range g.ByValue {
+		*edges += len(ms)
+	}
+	return keepDense && int64(len(g.Tasks))*int64(len(g.Values)) <= 8*int64(*edges)+4096
+}
+
+// keepDense is false in a test that runs the sparse form everywhere.
+var keepDense = true
 
 // setLive adds d (1 or -1) to the live methods of task i taking value j.
 func (mg *matchGroup) setLive(i, j, d int32) {
@@ -185,6 +206,14 @@ func (mt *matcher) filter(s *dfs, g int32) bool {
 		}
 		mt.adjOff[len(mt.tasks)] = int32(len(mt.adj))
 		mt.tasks = append(mt.tasks, int32(i))
+		if mg.nLive == nil {
+			for _, e := range mg.edges[i] {
+				if live(s, e) {
+					mt.adj = append(mt.adj, e.value)
+				}
+			}
+			continue
+		}
 		for k, word := range mg.liveBits[int32(i)*mg.w : int32(i+1)*mg.w] {
 			for ; word != 0; word &= word - 1 {
 				mt.adj = append(mt.adj, int32(k<<6+bits.TrailingZeros64(word)))
