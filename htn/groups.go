@@ -201,12 +201,12 @@ func (gs *groupState) taken(m int32) bool { return gs.takenBy[m] > 0 }
 
 // killed and revived follow the liveness of a method.
 func (gs *groupState) killed(s *dfs, m int32) {
-	if gs.match != nil && !gs.taken(m) {
-		gs.match.edges(m, -1)
-	}
 	if gs.taken(m) { // out of the counters already
 		gs.liveTaken[int(s.v.meths[m].Task)-s.v.nA]--
 		return
+	}
+	if gs.match != nil {
+		gs.match.edges(m, -1)
 	}
 	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].Task] {
 		for _, p := range ps {
@@ -216,12 +216,12 @@ func (gs *groupState) killed(s *dfs, m int32) {
 }
 
 func (gs *groupState) revived(s *dfs, m int32) {
-	if gs.match != nil && !gs.taken(m) {
-		gs.match.edges(m, 1)
-	}
 	if gs.taken(m) { // out of the counters already
 		gs.liveTaken[int(s.v.meths[m].Task)-s.v.nA]++
 		return
+	}
+	if gs.match != nil {
+		gs.match.edges(m, 1)
 	}
 	if ps := gs.methPairs[m]; len(ps) > 0 && !gs.decided[s.v.meths[m].Task] {
 		for _, p := range ps {

@@ -79,7 +79,7 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 		nv, w := int32(len(g.Values)), int32((len(g.Values)+63)/64)
 		mg := matchGroup{tasks: g.Tasks, base: p, edges: make([][]matchEdge, len(g.Tasks)),
 			matchT: make([]int32, len(g.Tasks)), matchV: make([]int32, len(g.Values)), nv: nv, w: w}
-		if edges := 0; dense(g, &edges) {
+		if dense(g) {
 			mg.nLive, mg.liveBits = make([]int32, int(nv)*len(g.Tasks)), make([]uint64, int(w)*len(g.Tasks))
 		}
 		local := make(map[ground.TaskID]int32, len(g.Tasks))
@@ -128,15 +128,16 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 }
 
 // dense reports whether group g has methods for at least an eighth of
-// its pairs of task and value (setting edges to their number): only then
+// its pairs of task and value (or is small): only then
 // are its live edges kept per pair (matchGroup.nLive), whose size is that
 // of the grid of pairs (a group of a thousand tasks with a few methods
 // each would need a million counters for some thousands of edges).
-func dense(g ground.ChoiceGroup, edges *int) bool {
+func dense(g ground.ChoiceGroup) bool {
+	edges := 0
 	for _, ms := range g.ByValue {
-		*edges += len(ms)
+		edges += len(ms)
 	}
-	return keepDense && int64(len(g.Tasks))*int64(len(g.Values)) <= 8*int64(*edges)+4096
+	return keepDense && int64(len(g.Tasks))*int64(len(g.Values)) <= 8*int64(edges)+4096
 }
 
 // keepDense is false in a test that runs the sparse form everywhere.

@@ -785,7 +785,8 @@ func (e *Encoding) stateClauses() {
 // The literals are kept per variable, not in a set of pairs: most
 // variables have a few, met in one or two bursts, where a hashed pair cost
 // a cache miss each (most of the encoding of an empty 36x36 grid). Those
-// of a variable with many (a goal method's, one per cell) go to a set.
+// of a variable with many (a method whose precondition is universal over
+// many objects) go to a set.
 func (e *Encoding) addPre(x Var, l Lit) {
 	if int(x) >= len(e.preLits) {
 		e.preLits = append(e.preLits, make([][]Lit, max(int(x), e.NumVars)+1-len(e.preLits))...)
@@ -793,22 +794,24 @@ func (e *Encoding) addPre(x Var, l Lit) {
 	ls := e.preLits[x]
 	switch {
 	case len(ls) > maxPreLits:
-		if _, fresh := e.preSeen.GetOrPut(uint64(uint32(x))<<32|uint64(uint32(l)), 0); !fresh {
+		if _, fresh := e.preSeen.GetOrPut(preKey(x, l), 0); !fresh {
 			return
 		}
 	case slices.Contains(ls, l):
 		return
-	case len(ls) == maxPreLits:
-		for _, k := range ls {
-			e.preSeen.GetOrPut(uint64(uint32(x))<<32|uint64(uint32(k)), 0)
-		}
-		e.preSeen.GetOrPut(uint64(uint32(x))<<32|uint64(uint32(l)), 0)
-		e.preLits[x] = append(ls, l)
 	default:
 		e.preLits[x] = append(ls, l)
+		if len(ls) == maxPreLits {
+			// past the list's length: the set takes over
+			for _, k := range e.preLits[x] {
+				e.preSeen.GetOrPut(preKey(x, k), 0)
+			}
+		}
 	}
 	e.add(x.Neg(), l)
 }
+
+func preKey(x Var, l Lit) uint64 { return uint64(uint32(x))<<32 | uint64(uint32(l)) }
 
 // maxPreLits is the most literals addPre keeps in a variable's list.
 const maxPreLits = 256
