@@ -142,6 +142,11 @@ type dfs struct {
 	// the bound is deepened with the others.
 	recCap int
 	hooks  dfsHooks
+	// reach tracks the facts the network can still add (reach.go); nil
+	// with Options.NoReach or NoDeadEnds, or in a recursive network.
+	// undoing is set while a step is undone.
+	reach   *reach
+	undoing bool
 	// lastConflict is the node (and lastTask its task) at which every
 	// method failed last, or -1: the next branching decomposes it first
 	// if it can (last-conflict reasoning, Lecoutre et al. 2009)
@@ -216,6 +221,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	}
 	s.inNet = make([]int32, t.NumTasks())
 	s.checkIn = make([]int32, len(v.meths))
+	if !opt.NoDeadEnds && !opt.NoReach && !v.recursive {
+		s.reach = newReach(v)
+	}
 	// the initial network
 	for _, id := range t.Initial {
 		s.addNode(nodeTask, int32(id))
@@ -232,6 +240,13 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 				s.killAll(v.killOnTrue[f])
 			} else {
 				s.killAll(v.killOnFalse[f])
+			}
+		}
+		if s.reach != nil {
+			for f := 0; f < v.nFacts; f++ {
+				if s.reachLost(ground.FactID(f)) {
+					s.lose(ground.FactID(f))
+				}
 			}
 		}
 	}
@@ -278,6 +293,9 @@ func (s *dfs) addNode(kind uint8, id int32) int32 {
 	s.toFront(n)
 	if kind == nodeTask {
 		s.inNet[id]++
+		if s.reach != nil {
+			s.incRef(id)
+		}
 		s.countGoals(id, 1)
 		if s.taskDead(ground.TaskID(id)) {
 			s.deadEnd++
@@ -300,6 +318,9 @@ func (s *dfs) removeNode(n int32) {
 	s.alive.Remove(n)
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]--
+		if s.reach != nil {
+			s.decRef(nd.id)
+		}
 		s.countGoals(nd.id, -1)
 		if s.taskDead(ground.TaskID(nd.id)) {
 			s.deadEnd--
@@ -321,6 +342,9 @@ func (s *dfs) restoreNode(n int32) {
 	}
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]++
+		if s.reach != nil {
+			s.incRef(nd.id)
+		}
 		s.countGoals(nd.id, 1)
 		if s.taskDead(ground.TaskID(nd.id)) {
 			s.deadEnd++
@@ -348,6 +372,9 @@ func (s *dfs) countGoals(id int32, d int32) {
 func (s *dfs) goalLost() bool {
 	for i, g := range s.v.goals {
 		if s.goalBy[i] == 0 && s.has(g) == (i >= s.v.goalsPos) {
+			return true
+		}
+		if i < s.v.goalsPos && s.reachLost(g) {
 			return true
 		}
 	}
@@ -410,6 +437,9 @@ func (s *dfs) killMethod(m int32) {
 	}
 	s.methDead[m] = true
 	s.trail = append(s.trail, m)
+	if s.reach != nil {
+		s.reachKilled(m)
+	}
 	if s.groups != nil {
 		s.groups.killed(s, m)
 	}
@@ -427,6 +457,9 @@ func (s *dfs) killAction(a int32) {
 	}
 	s.actDead[a] = true
 	s.trail = append(s.trail, -1-a)
+	if s.reach != nil {
+		s.reachKilled(-1 - a)
+	}
 	s.taskDied(ground.TaskID(a))
 }
 
@@ -453,6 +486,9 @@ func (s *dfs) undoTrail(n int) {
 			s.count[c]++
 			s.methDead[r] = false
 			s.deadEnd -= int(s.checkIn[r])
+			if s.reach != nil {
+				s.reachRevived(r)
+			}
 			if s.groups != nil {
 				s.groups.revived(s, r)
 			}
@@ -460,6 +496,9 @@ func (s *dfs) undoTrail(n int) {
 			a := -1 - r
 			s.actDead[a] = false
 			s.deadEnd -= int(s.inNet[a])
+			if s.reach != nil {
+				s.reachRevived(r)
+			}
 		}
 	}
 }
@@ -492,6 +531,8 @@ func (s *dfs) apply(n int32) {
 					}
 				} else if s.v.neverAdd[f] {
 					s.killAll(s.v.killOnFalse[f])
+				} else if s.reachLost(f) {
+					s.lose(f)
 				}
 			}
 		}
@@ -515,6 +556,7 @@ func (s *dfs) decompose(n int32, m int32) {
 		s.groups.decide(s, m, true)
 	}
 	succ := s.nodes[n].succ
+	s.hold(m, true)
 	s.removeNode(n)
 	first := int32(len(s.nodes))
 	check := int32(-1)
@@ -523,6 +565,7 @@ func (s *dfs) decompose(n int32, m int32) {
 		s.nodes[check].batch = first
 	}
 	base := s.addSubtasks(sm, first, succ)
+	s.hold(m, false)
 	if check >= 0 {
 		s.precede(check, base, succ, int32(len(sm.Subtasks)))
 	}
@@ -590,10 +633,12 @@ func (s *dfs) decomposeAhead(n int32, m int32) {
 		s.groups.decide(s, m, true)
 	}
 	succ := nd.succ
+	s.hold(m, true)
 	s.removeNode(n)
 	nd.kind, nd.id, nd.succ = nodeCheck, m, nil
 	s.restoreNode(n)
 	first := s.addSubtasks(sm, int32(len(s.nodes)), succ)
+	s.hold(m, false)
 	s.precede(n, first, succ, int32(len(sm.Subtasks)))
 	for _, x := range succ {
 		s.decPreds(x)
@@ -708,6 +753,8 @@ func (s *dfs) aheadChoice() (int32, int32, int64) {
 
 // undo reverts the last step.
 func (s *dfs) undo() {
+	s.undoing = true
+	defer func() { s.undoing = false }()
 	st := s.path[len(s.path)-1]
 	s.path = s.path[:len(s.path)-1]
 	n := st.node

@@ -106,6 +106,11 @@ type Options struct {
 	// true, or one no action adds is false), which backtracks as soon as a
 	// task of the network is left without a live method.
 	NoDeadEnds bool
+	// NoReach turns off, in the depth-first search of a network that
+	// cannot recur, the tracking of the facts the network's tasks can
+	// still add (a fact false now that no action reachable from the
+	// network adds kills what needs it, and a goal it is ends the branch).
+	NoReach bool
 	// NoGroups ignores the choice groups of the task (ground.ChoiceGroup):
 	// a value that no task of a group can take any more is a dead end, and
 	// a value that one task alone can take decides that task. Groups need
@@ -194,6 +199,7 @@ type Stats struct {
 	Forced     int64 // decompositions forced by a choice group
 	Matched    int64 // methods killed by matching in choice groups
 	Locked     int64 // methods killed by locked values across choice groups
+	Lost       int64 // facts found false for good, no action left in reach adding them
 	// LastConflict counts branchings that decomposed the task that
 	// failed last (see Options.NoLastConflict)
 	LastConflict int64

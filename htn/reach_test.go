@@ -1,0 +1,208 @@
+package htn
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+)
+
+// checkReach recomputes the reach of s from its network and kills and
+// compares it with the counts kept on the way; it also checks that every
+// fact lost (false, no adder in reach) has no live user in reach left.
+func checkReach(s *dfs) string {
+	v, r := s.v, s.reach
+	nT := v.t.NumTasks()
+	in := make([]bool, nT)
+	ref := make([]int32, nT)
+	var stack []int32
+	for i := range s.nodes {
+		if nd := &s.nodes[i]; nd.alive && nd.kind == nodeTask {
+			ref[nd.id]++
+			if !in[nd.id] {
+				in[nd.id] = true
+				stack = append(stack, nd.id)
+			}
+		}
+	}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if int(id) < v.nA {
+			continue
+		}
+		for _, m := range v.taskMeths[int(id)-v.nA] {
+			if s.methDead[m] {
+				continue
+			}
+			for _, st := range v.meths[m].Subtasks {
+				if !in[st] {
+					in[st] = true
+					stack = append(stack, int32(st))
+				}
+			}
+		}
+	}
+	for m := range v.meths {
+		live := !s.methDead[m] && in[v.meths[m].Task]
+		if r.counted[m] != live {
+			return fmt.Sprintf("method %s: counted %v, want %v", v.t.MethodName(ground.MethodID(m)), r.counted[m], live)
+		}
+		if live {
+			for _, st := range v.meths[m].Subtasks {
+				ref[st]++
+			}
+		}
+	}
+	for id := range ref {
+		if ref[id] != r.ref[id] {
+			return fmt.Sprintf("task %s: %d references, want %d", v.t.TaskName(ground.TaskID(id)), r.ref[id], ref[id])
+		}
+	}
+	addCnt := make([]int32, v.nFacts)
+	for a := 0; a < v.nA; a++ {
+		adding := !s.actDead[a] && in[a]
+		if r.adding[a] != adding {
+			return fmt.Sprintf("action %s: adding %v, want %v", v.t.TaskName(ground.TaskID(a)), r.adding[a], adding)
+		}
+		if adding {
+			for _, f := range v.t.Actions[a].Add {
+				addCnt[f]++
+			}
+		}
+	}
+	for f := range addCnt {
+		if addCnt[f] != r.addCnt[f] {
+			return fmt.Sprintf("fact %s: %d adders, want %d", v.t.FactName(ground.FactID(f)), r.addCnt[f], addCnt[f])
+		}
+		if addCnt[f] > 0 || s.has(ground.FactID(f)) {
+			continue
+		}
+		for _, u := range v.preUsers[f] {
+			if u >= 0 && !s.methDead[u] && in[v.meths[u].Task] || u < 0 && !s.actDead[-1-u] && in[-1-u] {
+				return fmt.Sprintf("fact %s is lost but a user in reach lives", v.t.FactName(ground.FactID(f)))
+			}
+		}
+	}
+	return ""
+}
+
+// checkedReach runs s with its reach checked at every node and undo.
+func checkedReach(t *testing.T, s *dfs) (bool, error) {
+	t.Helper()
+	if s.reach == nil {
+		t.Fatal("no reach")
+	}
+	checks := 0
+	s.hooks.check = func(s *dfs) {
+		checks++
+		if msg := checkReach(s); msg != "" {
+			t.Fatalf("after %d nodes: %s", s.stats.Nodes, msg)
+		}
+	}
+	s.hooks.undo = func(s *dfs, _ step) {
+		if msg := checkReach(s); msg != "" {
+			t.Fatalf("after an undo at %d nodes: %s", s.stats.Nodes, msg)
+		}
+	}
+	ok, err := s.run()
+	for len(s.path) > 0 {
+		s.undo()
+	}
+	if checks == 0 {
+		t.Fatal("nothing checked")
+	}
+	return ok, err
+}
+
+// TestReach: testdata/reach deletes a fact that only the finished task
+// (a) could add again; the search must see it lost at once, not after
+// the 2^12 ways of the (c) tasks in between.
+func TestReach(t *testing.T) {
+	v := loadView(t, "reach")
+	st := &Stats{}
+	ok, err := checkedReach(t, newDFS(context.Background(), v, Options{}, st, nil))
+	if !ok || err != nil {
+		t.Fatalf("no plan: %v", err)
+	}
+	if st.Lost == 0 || st.Nodes > 100 {
+		t.Errorf("%d nodes, %d facts lost: the lost fact was not seen", st.Nodes, st.Lost)
+	}
+	off := &Stats{}
+	if ok, err := newDFS(context.Background(), v, Options{NoReach: true}, off, nil).run(); !ok || err != nil {
+		t.Fatalf("no plan without reach: %v", err)
+	}
+	if off.Nodes < 4096 {
+		t.Errorf("without reach %d nodes: the test no longer needs it", off.Nodes)
+	}
+	t.Logf("%d nodes with reach, %d without", st.Nodes, off.Nodes)
+}
+
+// TestReachInvariant checks the reach's counts at every node and undo of
+// searches over networks totally and partially ordered, with choice
+// groups and restarts.
+func TestReachInvariant(t *testing.T) {
+	for _, dir := range []string{"goal", "interleave", "split"} {
+		t.Run(dir, func(t *testing.T) {
+			v := loadView(t, dir)
+			if v.recursive {
+				t.Skip("recursive")
+			}
+			if _, err := checkedReach(t, newDFS(context.Background(), v, Options{MaxNodes: 20_000}, &Stats{}, nil)); err != nil && err != ErrNodeLimit {
+				t.Fatal(err)
+			}
+		})
+	}
+	for _, style := range []string{"ordered", "unordered"} {
+		t.Run("sudoku-"+style, func(t *testing.T) {
+			v, groups := hardView(t, style)
+			st := &Stats{}
+			if ok, err := checkedReach(t, newDFS(context.Background(), v, Options{RestartBudget: 300, MaxNodes: 3_000}, st, groups)); !ok && err != ErrNodeLimit {
+				t.Fatalf("no plan: %v", err)
+			}
+			t.Logf("%d nodes, %d facts lost", st.Nodes, st.Lost)
+		})
+	}
+}
+
+// TestReachSound checks that the reach kills nothing a plan needs: on
+// the hard puzzle (unordered, so restarts look at many paths), wherever
+// the path agrees with a plan's choices, none of the plan's methods for
+// a task still in the network was killed.
+func TestReachSound(t *testing.T) {
+	v, groups := hardView(t, "unordered")
+	s := newDFS(context.Background(), v, Options{NoReach: true}, &Stats{}, groups)
+	if ok, err := s.runWithRestarts(); !ok || err != nil {
+		t.Fatalf("no plan: %v", err)
+	}
+	chosen := map[ground.TaskID]int32{}
+	for _, st := range s.path {
+		if st.method >= 0 {
+			chosen[s.v.meths[st.method].Task] = st.method
+		}
+	}
+	st := &Stats{}
+	s = newDFS(context.Background(), v, Options{RestartBudget: 300, Seed: 7, MaxNodes: 20_000}, st, groups)
+	agreeing := 0
+	s.hooks.check = func(s *dfs) {
+		for _, p := range s.path {
+			if p.method >= 0 && chosen[s.v.meths[p.method].Task] != p.method {
+				return
+			}
+		}
+		agreeing++
+		for task, m := range chosen {
+			if s.inNet[task] > 0 && s.methDead[m] {
+				t.Fatalf("after %d nodes, on the plan's path (%d steps): its method %s was killed", s.stats.Nodes, len(s.path), s.v.t.MethodName(ground.MethodID(m)))
+			}
+		}
+	}
+	if _, err := s.runWithRestarts(); err != nil && err != ErrNodeLimit {
+		t.Fatal(err)
+	}
+	if agreeing < 100 || st.Lost == 0 {
+		t.Errorf("%d nodes on the plan's path, %d facts lost: too few to tell", agreeing, st.Lost)
+	}
+	t.Logf("%d nodes on the plan's path, %d facts lost", agreeing, st.Lost)
+}
