@@ -423,6 +423,9 @@ func (s *dfs) taskDead(id ground.TaskID) bool {
 
 func (s *dfs) killAll(refs []int32) {
 	for _, r := range refs {
+		if s.reach != nil && !s.inReach(r) {
+			continue
+		}
 		if r >= 0 {
 			s.killMethod(r)
 		} else {
@@ -469,7 +472,9 @@ func (s *dfs) taskDied(id ground.TaskID) {
 		s.weight[int(id)-s.v.nA]++
 	}
 	for _, u := range s.v.users[id] {
-		s.killMethod(u)
+		if s.reach == nil || s.inReach(u) {
+			s.killMethod(u)
+		}
 	}
 }
 

@@ -31,15 +31,23 @@ type reach struct {
 	// cascade counts each method and action once.
 	counted []bool
 	adding  []bool
+	// task[m] is method m's task (a compact copy: inReach runs over long
+	// lists of methods, most of them out of reach)
+	task []int32
 }
 
 func newReach(v *view) *reach {
-	return &reach{
+	r := &reach{
 		ref:     make([]int32, v.t.NumTasks()),
 		addCnt:  make([]int32, v.nFacts),
 		counted: make([]bool, len(v.meths)),
 		adding:  make([]bool, v.nA),
+		task:    make([]int32, len(v.meths)),
 	}
+	for m := range v.meths {
+		r.task[m] = int32(v.meths[m].Task)
+	}
+	return r
 }
 
 // incRef and decRef add and remove a reference to task id.
@@ -101,22 +109,23 @@ func (s *dfs) reachAdds(a int32, in bool) {
 	}
 }
 
-// lose kills what needs fact f, false for good below this node: the
-// methods and actions in reach only, as the reach never grows on the way
-// down (a network's new tasks come from a live method in it), so that
-// the others can never run below this node anyway.
+// lose kills what needs fact f, false for good below this node (in
+// reach, see inReach).
 func (s *dfs) lose(f ground.FactID) {
 	s.stats.Lost++
-	r := s.reach
-	for _, ref := range s.v.preUsers[f] {
-		if ref >= 0 {
-			if r.counted[ref] || !s.methDead[ref] && r.ref[s.v.meths[ref].Task] > 0 {
-				s.killMethod(ref)
-			}
-		} else if a := -1 - ref; r.adding[a] || !s.actDead[a] && r.ref[a] > 0 {
-			s.killAction(a)
-		}
+	s.killAll(s.v.preUsers[f])
+}
+
+// inReach reports whether method or action reference ref is in reach.
+// With a reach, only those are killed (killAll, taskDied): the reach
+// never grows on the way down, so the others can never run below the
+// node anyway, and a task left without methods outside it is in no
+// network to come.
+func (s *dfs) inReach(ref int32) bool {
+	if ref >= 0 {
+		return s.reach.ref[s.reach.task[ref]] > 0
 	}
+	return s.reach.ref[-1-ref] > 0
 }
 
 // reachKilled and reachRevived follow a kill (or its undo) of method or
@@ -136,7 +145,7 @@ func (s *dfs) reachKilled(ref int32) {
 func (s *dfs) reachRevived(ref int32) {
 	r := s.reach
 	if ref >= 0 {
-		if !r.counted[ref] && r.ref[s.v.meths[ref].Task] > 0 {
+		if !r.counted[ref] && r.ref[r.task[ref]] > 0 {
 			s.reachSubtasks(ref, true)
 		}
 		return
