@@ -141,6 +141,10 @@ func portfolio(ctx context.Context, members []*member, slice time.Duration, exha
 			stats.DeadEnds += m.stats.DeadEnds
 			stats.Duplicates += m.stats.Duplicates
 			stats.Forced += m.stats.Forced
+			stats.Matched += m.stats.Matched
+			stats.Locked += m.stats.Locked
+			stats.Lost += m.stats.Lost
+			stats.LastConflict += m.stats.LastConflict
 			stats.Ahead += m.stats.Ahead
 			stats.Restarts += m.stats.Restarts
 			if names != "" {

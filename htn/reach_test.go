@@ -137,6 +137,10 @@ func TestReach(t *testing.T) {
 		t.Errorf("without reach %d nodes: the test no longer needs it", off.Nodes)
 	}
 	t.Logf("%d nodes with reach, %d without", st.Nodes, off.Nodes)
+	// the portfolio reports its members' lost facts
+	if _, ps, err := Solve(context.Background(), v.t, Options{}); err != nil || ps.Lost == 0 {
+		t.Errorf("portfolio: %v, %d facts lost", err, ps.Lost)
+	}
 }
 
 // TestReachInvariant checks the reach's counts at every node and undo of

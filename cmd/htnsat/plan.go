@@ -115,6 +115,7 @@ type planReport struct {
 	Nodes        int64              `json:"nodes,omitempty"`
 	Restarts     int64              `json:"restarts,omitempty"`
 	Ahead        int64              `json:"ahead,omitempty"`
+	Lost         int64              `json:"facts_lost,omitempty"` // facts found false for good by the reach (progression)
 	Search       string             `json:"search,omitempty"`
 	Variables    int                `json:"variables,omitempty"`
 	Clauses      int                `json:"clauses,omitempty"`
@@ -248,7 +249,7 @@ func fillReport(rep *planReport, res *pipeline.Result) {
 		rep.Facts, rep.Actions, rep.Methods, rep.Compact = l.Facts, l.Actions, l.Methods, l.Methods
 	}
 	if st := res.HTN; st != nil {
-		rep.Search, rep.Nodes, rep.Restarts, rep.Ahead = st.Search, st.Nodes, st.Restarts, st.Ahead
+		rep.Search, rep.Nodes, rep.Restarts, rep.Ahead, rep.Lost = st.Search, st.Nodes, st.Restarts, st.Ahead, st.Lost
 	}
 	if st := res.SAT; st != nil {
 		rep.Depth, rep.Variables, rep.Clauses, rep.Skipped = st.Depth, st.Vars, st.Clauses, st.Skipped
