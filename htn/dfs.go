@@ -236,17 +236,13 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	if !opt.NoDeadEnds {
 		for f := 0; f < v.nFacts; f++ {
 			fid := ground.FactID(f)
-			if s.has(fid) {
+			switch {
+			case s.has(fid):
 				s.killAll(v.killOnTrue[f])
-			} else {
-				s.killAll(v.killOnFalse[f])
-			}
-		}
-		if s.reach != nil {
-			for f := 0; f < v.nFacts; f++ {
-				if s.reachLost(ground.FactID(f)) {
-					s.lose(ground.FactID(f))
-				}
+			case v.neverAdd[f]:
+				s.killAll(v.preUsers[f])
+			case s.reachLost(fid):
+				s.lose(fid)
 			}
 		}
 	}
@@ -535,7 +531,7 @@ func (s *dfs) apply(n int32) {
 						s.killAll(s.v.killOnTrue[f])
 					}
 				} else if s.v.neverAdd[f] {
-					s.killAll(s.v.killOnFalse[f])
+					s.killAll(s.v.preUsers[f])
 				} else if s.reachLost(f) {
 					s.lose(f)
 				}

@@ -10,7 +10,7 @@ import "github.com/htnsat/htnsat/ground"
 // no action in reach adds stays false in every plan below the node, so
 // whatever needs it is dead there: the methods and actions with it among
 // their preconditions are killed as those on a fact no action of the
-// domain adds are (view.killOnFalse), and a goal it is is lost. Kills
+// domain adds are (view.preUsers), and a goal it is is lost. Kills
 // shrink the reach in turn, so that a fact only a finished task's actions
 // could add (a part already cut from the wrong wood, a treatment only its
 // own processing could undo) ends its users at once, not where the search
@@ -83,6 +83,11 @@ func (s *dfs) reachTask(id int32, in bool) {
 
 func (s *dfs) reachSubtasks(m int32, in bool) {
 	s.reach.counted[m] = in
+	s.refSubtasks(m, in)
+}
+
+// refSubtasks adds (or removes) a reference to each subtask of method m.
+func (s *dfs) refSubtasks(m int32, in bool) {
 	for _, t := range s.v.meths[m].Subtasks {
 		if in {
 			s.incRef(int32(t))
@@ -165,14 +170,7 @@ func (s *dfs) reachLost(f ground.FactID) bool {
 // task's node is replaced by them, so that they do not leave the reach
 // for a moment, which would lose facts they add.
 func (s *dfs) hold(m int32, in bool) {
-	if s.reach == nil {
-		return
-	}
-	for _, t := range s.v.meths[m].Subtasks {
-		if in {
-			s.incRef(int32(t))
-		} else {
-			s.decRef(int32(t))
-		}
+	if s.reach != nil {
+		s.refSubtasks(m, in)
 	}
 }

@@ -150,9 +150,6 @@ func TestReachInvariant(t *testing.T) {
 	for _, dir := range []string{"goal", "interleave", "split"} {
 		t.Run(dir, func(t *testing.T) {
 			v := loadView(t, dir)
-			if v.recursive {
-				t.Skip("recursive")
-			}
 			if _, err := checkedReach(t, newDFS(context.Background(), v, Options{MaxNodes: 20_000}, &Stats{}, nil)); err != nil && err != ErrNodeLimit {
 				t.Fatal(err)
 			}

@@ -26,12 +26,11 @@ type view struct {
 	// neverDel[f]: no action deletes f, so once true it stays true;
 	// neverAdd[f]: no action adds f, so once false it stays false.
 	neverDel, neverAdd []bool
-	// killOnTrue[f] / killOnFalse[f]: what f becoming permanently true /
-	// false makes inapplicable forever (a reference as in the trail).
-	killOnTrue, killOnFalse [][]int32
-	// preUsers[f]: the methods and actions with f among their
-	// preconditions (references as in the trail)
-	preUsers [][]int32
+	// killOnTrue[f]: what f becoming permanently true makes inapplicable
+	// forever, and preUsers[f] the methods and actions with f among their
+	// preconditions, which f permanently false (neverAdd, or no adder left
+	// in reach) rules out (references as in the trail).
+	killOnTrue, preUsers [][]int32
 	// acost[a] is the cost of action a (1 in a domain without costs) and
 	// cost[id] the least cost of the actions task id decomposes into
 	acost     []int32
@@ -92,14 +91,10 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	}
 	v.neverAdd, v.neverDel = t.Permanence()
 	v.killOnTrue = make([][]int32, v.nFacts)
-	v.killOnFalse = make([][]int32, v.nFacts)
 	v.preUsers = make([][]int32, v.nFacts)
 	index := func(ref int32, pre, neg []ground.FactID) {
 		for _, f := range pre {
 			v.preUsers[f] = append(v.preUsers[f], ref)
-			if v.neverAdd[f] {
-				v.killOnFalse[f] = append(v.killOnFalse[f], ref)
-			}
 		}
 		for _, f := range neg {
 			if v.neverDel[f] {
