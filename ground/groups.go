@@ -505,29 +505,95 @@ func (a *groupAnalysis) group(r []int) (ChoiceGroup, bool) {
 	return g, true
 }
 
-// atomic reports whether method m leads to exactly one action, through
-// tasks with a single method each.
+// atomic reports whether method m's decomposition begins with exactly one
+// action, reached through tasks with a single method each, so that the
+// progression search runs that much as one step (single-method tasks go
+// first, applicable actions at once), and whether what follows the action
+// (in totally ordered methods) adds for good, or requires false, no fact
+// in every decomposition that the part up to the action does not: the
+// exclusions, computed over the whole decomposition, then rest on that
+// part alone. A cell of a Sudoku variant whose fill is followed by the
+// moves of a killer cage's sum is such a method.
 func (a *groupAnalysis) atomic(m MethodID) bool {
 	t := a.t
 	actions := 0
-	var walk func(m MethodID, depth int) bool
-	walk = func(m MethodID, depth int) bool {
+	var adds, negs []FactID
+	ok := true
+	// strict: what comes after the action here may come before it (a
+	// partially ordered method above), so it must hold no choice and no
+	// other action, as before any action
+	var walk func(m MethodID, depth int, strict bool)
+	walk = func(m MethodID, depth int, strict bool) {
+		gm := &t.Methods[m]
 		if depth > 64 {
+			ok = false
+			return
+		}
+		total := gm.Total || chained(gm)
+		if actions == 0 {
+			negs = union(negs, sortedFacts(append([]FactID(nil), gm.NegPre...)))
+		}
+		for _, s := range gm.Subtasks {
+			switch {
+			case !ok:
+				return
+			case actions == 1 && total && !strict && !a.pureChain(s, depth+1):
+				// after the action, and not run with it
+				sa, sn := a.task(s)
+				if !subset(sa, adds) || !subset(sn, negs) {
+					ok = false
+				}
+			case t.IsPrimitive(s):
+				actions++
+				sa, sn := a.task(s)
+				adds, negs = union(adds, sa), union(negs, sn)
+			case len(t.Compound(s).Methods) != 1:
+				ok = false
+			default:
+				walk(t.Compound(s).Methods[0], depth+1, strict || (actions == 1 && !total))
+			}
+		}
+	}
+	walk(m, 0, false)
+	return ok && actions == 1
+}
+
+// pureChain reports whether task id reaches no action and only tasks with
+// a single method (tests, which the search runs at once).
+func (a *groupAnalysis) pureChain(id TaskID, depth int) bool {
+	t := a.t
+	if t.IsPrimitive(id) || len(t.Compound(id).Methods) != 1 || depth > 64 {
+		return false
+	}
+	for _, s := range t.Methods[t.Compound(id).Methods[0]].Subtasks {
+		if !a.pureChain(s, depth+1) {
 			return false
 		}
-		for _, s := range t.Methods[m].Subtasks {
-			if t.IsPrimitive(s) {
-				actions++
-				continue
-			}
-			c := t.Compound(s)
-			if len(c.Methods) != 1 || !walk(c.Methods[0], depth+1) {
-				return false
-			}
-		}
-		return true
 	}
-	return walk(m, 0) && actions == 1
+	return true
+}
+
+// chained reports whether m's ordering puts each subtask before the next
+// (as compaction orders the subtasks of an inlined totally ordered method
+// under a method not marked total).
+func chained(m *Method) bool {
+	next := make([]bool, len(m.Subtasks))
+	for _, o := range m.Ordering {
+		if o.After == o.Before+1 {
+			next[o.Before] = true
+		}
+	}
+	return !slices.Contains(next[:max(len(next)-1, 0)], false)
+}
+
+// subset reports whether sorted a is contained in sorted b.
+func subset(a, b []FactID) bool {
+	for _, f := range a {
+		if _, ok := slices.BinarySearch(b, f); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedFacts(fs []FactID) []FactID {

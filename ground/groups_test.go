@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/sudoku"
 )
 
@@ -145,6 +146,66 @@ func TestChoiceGroupsEmpty(t *testing.T) {
 		for _, g := range gs {
 			if len(g.Tasks) != n || len(g.Values) != n {
 				t.Errorf("%dx%d empty: a group of %d tasks and %d values", n, n, len(g.Tasks), len(g.Values))
+			}
+		}
+	}
+}
+
+// seatsDomain: guests take seats, each seat once (a choice group of the
+// guests), then greet in one of two ways; trailing, if given, is one more
+// subtask after the greeting.
+func seatsDomain(trailing string) string {
+	return `(define (domain seats)
+  (:requirements :hierarchy :typing :negative-preconditions)
+  (:types guest seat)
+  (:predicates (taken ?s - seat) (seated ?g - guest) (marked ?s - seat) (waved ?g - guest) (nodded ?g - guest))
+  (:task assign :parameters (?g - guest ?s - seat))
+  (:task greet :parameters (?g - guest))
+  (:task mark :parameters (?s - seat))
+  (:method m-assign
+    :parameters (?g - guest ?s - seat)
+    :task (assign ?g ?s)
+    :precondition (and (not (taken ?s)) (not (marked ?s)))
+    :ordered-subtasks (and (TAKE ?g ?s) (greet ?g)` + trailing + `))
+  (:method m-wave :parameters (?g - guest) :task (greet ?g) :ordered-subtasks (and (WAVE ?g)))
+  (:method m-nod :parameters (?g - guest) :task (greet ?g) :ordered-subtasks (and (NOD ?g)))
+  (:method m-mark :parameters (?s - seat) :task (mark ?s) :ordered-subtasks (and (MARK ?s)))
+  (:action TAKE :parameters (?g - guest ?s - seat) :effect (and (taken ?s) (seated ?g)))
+  (:action WAVE :parameters (?g - guest) :effect (waved ?g))
+  (:action NOD :parameters (?g - guest) :effect (nodded ?g))
+  (:action MARK :parameters (?s - seat) :effect (marked ?s)))`
+}
+
+const seatsProblem = `(define (problem p) (:domain seats)
+  (:objects g1 g2 - guest s1 s2 - seat)
+  (:htn :parameters (?x ?y - seat)
+    :subtasks (and (t1 (assign g1 ?x)) (t2 (assign g2 ?y))))
+  (:init))`
+
+// TestChoiceGroupsAtomicPrefix: in a partially ordered network a group is
+// atomic when each choice reaches its one action through single-method
+// tasks, whatever follows that action, as long as what follows adds for
+// good or requires false no fact that the exclusions could rest on; a
+// trailing task that adds such a fact (marked) leaves it not atomic.
+func TestChoiceGroupsAtomicPrefix(t *testing.T) {
+	for _, c := range []struct {
+		trailing string
+		atomic   bool
+	}{{"", true}, {" (mark ?s)", false}} {
+		task, _, err := groundText(t, seatsDomain(c.trailing), seatsProblem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range []*ground.Task{task, testutil.Compact(t, task).Task} {
+			gs, err := tk.ChoiceGroups(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(gs) != 1 || len(gs[0].Tasks) != 2 {
+				t.Fatalf("trailing %q: groups %+v, want one of two tasks", c.trailing, gs)
+			}
+			if gs[0].Atomic != c.atomic {
+				t.Errorf("trailing %q: atomic %v, want %v", c.trailing, gs[0].Atomic, c.atomic)
 			}
 		}
 	}
