@@ -17,7 +17,7 @@ import (
 func newCmdSudokuVariant(ios *ioStreams) *cobra.Command {
 	var count int
 	var rate bool
-	var mzn, xcsp, engines, style, hddlOut string
+	var mzn, xcsp, engines, style, hddlOut, hddlChecks string
 	var timeout time.Duration
 	var ef engineFlags
 	cmd := &cobra.Command{
@@ -29,7 +29,9 @@ func newCmdSudokuVariant(ios *ioStreams) *cobra.Command {
 any other is an error) and solve it with each engine asked: direct-sat (its
 own encoding, every clue) and, for killer cages, diagonals, extra regions and
 thermometers, the HTN engines on its HDDL model (--hddl DIR writes the domain
-and problem). Every solution is checked against every rule. --count N makes
+and problem): the progression search with killer totals and thermometers
+checked as each cell is filled, htn-sat with them checked after the fills
+(a smaller formula). Every solution is checked against every rule. --count N makes
 direct-sat count the solutions up to N; --mzn and --xcsp write the same
 instance as MiniZinc (the language of the best-known variant models) and XCSP3.`,
 		Args: exactArgs(1),
@@ -44,6 +46,10 @@ instance as MiniZinc (the language of the best-known variant models) and XCSP3.`
 			st, err := sudoku.ParseStyle(style)
 			if err != nil {
 				return &usageError{err}
+			}
+			checks, err := variant.ParseChecks(hddlChecks)
+			if err != nil {
+				return &usageError{fmt.Errorf("--hddl-checks: %w", err)}
 			}
 			eo, err := ef.compare()
 			if err != nil {
@@ -66,8 +72,8 @@ instance as MiniZinc (the language of the best-known variant models) and XCSP3.`
 					return withCode(exitFailure, err)
 				}
 				writes = append(writes,
-					output{filepath.Join(hddlOut, "domain.hddl"), func(w io.Writer) error { return variant.WriteDomain(w, v) }},
-					output{filepath.Join(hddlOut, "problem.hddl"), func(w io.Writer) error { return variant.WriteProblem(w, v, st) }})
+					output{filepath.Join(hddlOut, "domain.hddl"), func(w io.Writer) error { return variant.WriteDomain(w, v, checks) }},
+					output{filepath.Join(hddlOut, "problem.hddl"), func(w io.Writer) error { return variant.WriteProblem(w, v, st, checks) }})
 			}
 			for _, wr := range writes {
 				if wr.path == "" {
@@ -118,6 +124,7 @@ instance as MiniZinc (the language of the best-known variant models) and XCSP3.`
 	f.StringVar(&mzn, "mzn", "", "also write the puzzle as a MiniZinc model to this file")
 	f.StringVar(&xcsp, "xcsp", "", "also write the puzzle as an XCSP3 instance to this file")
 	f.StringVar(&hddlOut, "hddl", "", "also write the HDDL domain and problem to this directory")
+	f.StringVar(&hddlChecks, "hddl-checks", "at-fill", "the model --hddl writes: killer totals and thermometers checked at-fill (as the progression search plans it) or after-fills (as htn-sat does)")
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time limit per engine")
 	ef.register(f)
 	return cmd

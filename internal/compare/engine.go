@@ -197,7 +197,13 @@ func runHTN(ctx context.Context, p sudoku.Puzzle, e Engine, opt Options, r *Run)
 	var prob *hddl.Problem
 	var err error
 	if opt.Variant != nil {
-		_, prob, err = variant.Model(opt.Variant, opt.Style)
+		// the SAT engine solves the model with checks after the fills
+		// faster, the progression search prunes with checks at each fill
+		checks := variant.AtFill
+		if e == HTNSAT {
+			checks = variant.AfterFills
+		}
+		_, prob, err = variant.Model(opt.Variant, opt.Style, checks)
 	} else {
 		_, prob, err = sudoku.Model(p.Grid, opt.Style)
 	}

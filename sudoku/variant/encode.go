@@ -269,6 +269,7 @@ var ErrNoSolution = errors.New("the puzzle has no solution")
 // the number of solutions counted (up to the limit asked).
 type Result struct {
 	Solution  sudoku.Grid
+	Other     sudoku.Grid // a second solution, when counting found one
 	Solutions int
 	Vars      int
 	Clauses   int
@@ -300,11 +301,14 @@ func Solve(ctx context.Context, p *Puzzle, s satenc.Solver, count int) (*Result,
 			break
 		}
 		model := inc.Model()
-		if res.Solutions == 0 {
+		switch res.Solutions {
+		case 0:
 			res.Solution = e.Decode(model)
 			if err := p.Check(res.Solution); err != nil {
 				return res, fmt.Errorf("the model's grid breaks a rule: %w", err)
 			}
+		case 1:
+			res.Other = e.Decode(model)
 		}
 		res.Solutions++
 		inc.AddClause(e.block(model)...)

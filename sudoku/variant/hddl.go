@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,7 +14,8 @@ import (
 
 // HDDL models extend the paper's domain (Listing 6) with what
 // the HTN engines need for killer cages, diagonals, extra regions and
-// thermometers, for any size:
+// thermometers, for any size. Every clue is checked when a cell is filled,
+// so that a search sees a broken clue at the fill that breaks it:
 //
 //   - regions (diagonals, extra regions, killer cages) are objects; a cell
 //     in k of them is filled by m-fill-cell-k, whose precondition names
@@ -22,45 +24,155 @@ import (
 //     region, the digits of the allowed combinations for a killer cage),
 //     and whose subtasks check that no region already holds the digit;
 //     FILL-CELL-k records it in every region;
-//   - a killer total is checked after the fills by a running sum along the
-//     cage's cells (cage-first, cage-next, cage-last, (plus s d t) over
-//     numbers n0..), ending at (cage-total g t);
-//   - a thermometer step from one cell to the next is a check-thermo task
-//     after the fills, decomposed only when the digits increase (less).
+//   - a killer total is followed as the cells are filled: (cage-at g q)
+//     says cage g is in state q, and a cell of the cage is filled by
+//     m-fill-cell-k-sum, whose subtask (move-cage g d) needs a step
+//     (cage-step g q d q2) (static) and moves the cage to q2. The states are the sets of digits placed
+//     that some combination of the cage contains (or, for a cage with too
+//     many, the sum and count placed); see cageStates. A cell in a second
+//     cage with a total has that one checked after the fills by a sum along
+//     its cells (check-cage, cage-first, cage-next, cage-last, cage-total,
+//     (plus s d t) over numbers n0..);
+//   - a thermometer step between cells is checked when the second of the
+//     two is filled: a fill's check-thermos walks the cell's links
+//     ((thermo-below c r i c2 r2): the i-th neighbour must hold a smaller
+//     digit, thermo-above a larger one; link-next i i+1) and asks each neighbour to be blank
+//     or to hold such a digit; (cell-allows c r d) bounds each cell by its
+//     place on the thermometers (a cell k steps after a bulb holds at least
+//     k+1). A step between two givens is a check-thermo task after the
+//     fills.
+//
+// That is the model with checks at each fill (AtFill), which the
+// progression search prunes with. With AfterFills every killer total is a
+// sum along its cells and every thermometer step a check-thermo task, both
+// after the fills: a smaller formula, which the SAT engine solves faster
+// (killer puzzles: about half the time).
 //
 // Other clues have no HDDL model: WriteProblem refuses them by name.
 
-// maxRegions is the largest number of regions one cell of p is in.
-func (p *Puzzle) maxRegions() int {
-	most := 0
-	for _, rs := range p.regionsOf() {
-		most = max(most, len(rs))
+// Checks says when the model checks killer totals and thermometers.
+type Checks int
+
+const (
+	AtFill     Checks = iota // as each cell is filled (running sums, thermometer neighbours)
+	AfterFills               // after all the fills
+)
+
+// ParseChecks reads "at-fill" or "after-fills".
+func ParseChecks(s string) (Checks, error) {
+	switch s {
+	case "at-fill":
+		return AtFill, nil
+	case "after-fills":
+		return AfterFills, nil
 	}
-	return most
+	return 0, fmt.Errorf("checks %q: at-fill or after-fills", s)
 }
 
-// regionsOf lists, per cell, the regions (indexes into Regions) it is in.
-func (p *Puzzle) regionsOf() [][]int {
+// layout is what the model of p is made of.
+type layout struct {
+	n       int
+	regions [][]int // killer cages first (cage i is region g<i>), then extra regions and diagonals
+	of      [][]int // per cell: the regions it is in, in order
+	maxK    int     // the most regions a cell is in
+	sumCage []int   // per cell: the cage whose running sum its fill moves, or -1
+	running []bool  // per cage: its total is followed as its cells are filled
+	states  []*cageStates
+	links   [][]link
+	lo, hi  []int // per cell: the digits its thermometers allow
+	thermos bool
+	steps   [][2]int // thermometer steps between two givens
+	maxNum  int      // numbers n0..maxNum
+}
+
+// link is a thermometer neighbour: below, it must hold a smaller digit.
+type link struct {
+	cell  int
+	below bool
+}
+
+func (p *Puzzle) layout(checks Checks) *layout {
 	n := p.Size()
-	out := make([][]int, n*n)
-	for i, r := range p.hddlRegions() {
+	l := &layout{n: n, of: make([][]int, n*n), sumCage: make([]int, n*n), running: make([]bool, len(p.Killers)), states: make([]*cageStates, len(p.Killers)),
+		links: make([][]link, n*n), lo: make([]int, n*n), hi: make([]int, n*n)}
+	for _, k := range p.Killers {
+		l.regions = append(l.regions, k.Cells)
+	}
+	l.regions = append(l.regions, p.Extra...)
+	l.regions = append(l.regions, p.Diagonals()...)
+	for i, r := range l.regions {
 		for _, c := range r {
-			out[c] = append(out[c], i)
+			l.of[c] = append(l.of[c], i)
 		}
 	}
-	return out
+	for c := range l.of {
+		l.maxK = max(l.maxK, len(l.of[c]))
+		l.sumCage[c] = -1
+		l.lo[c], l.hi[c] = 1, n
+	}
+	for i, k := range p.Killers {
+		if k.Sum == 0 {
+			continue
+		}
+		free := true
+		var given []int
+		for _, c := range k.Cells {
+			free = free && l.sumCage[c] < 0
+			if d := p.Grid.Cells[c]; d != 0 {
+				given = append(given, d)
+			}
+		}
+		if free && checks == AtFill {
+			l.states[i] = newCageStates(n, len(k.Cells), k.Sum, given)
+		}
+		if l.states[i] == nil {
+			l.maxNum = max(l.maxNum, k.Sum, len(k.Cells))
+		} else {
+			l.running[i] = true
+			for _, c := range k.Cells {
+				l.sumCage[c] = i
+			}
+		}
+	}
+	g := p.Grid
+	seen := map[[2]int]bool{}
+	for _, t := range p.Thermos {
+		for i := 1; i < len(t); i++ {
+			a, b := t[i-1], t[i]
+			if seen[[2]int{a, b}] {
+				continue
+			}
+			seen[[2]int{a, b}] = true
+			l.thermos = checks == AtFill
+			if !l.thermos || g.Cells[a] != 0 && g.Cells[b] != 0 {
+				l.steps = append(l.steps, [2]int{a, b})
+				continue
+			}
+			l.links[b] = append(l.links[b], link{a, true})
+			l.links[a] = append(l.links[a], link{b, false})
+		}
+	}
+	for c := range l.links {
+		l.maxNum = max(l.maxNum, len(l.links[c]))
+	}
+	// A cell k steps after a bulb holds at least k+1, k steps before a tip
+	// at most n-k: the longest paths, relaxed n+1 times (a cycle of steps
+	// leaves no digit to some cell, as it should).
+	for range n + 1 {
+		for s := range seen {
+			l.lo[s[1]] = min(max(l.lo[s[1]], l.lo[s[0]]+1), n+1)
+			l.hi[s[0]] = max(min(l.hi[s[0]], l.hi[s[1]]-1), 0)
+		}
+	}
+	return l
 }
 
-// hddlRegions are the regions of the HDDL model: killer cages first (so
-// that cage i is region g<i>), then extra regions and diagonals.
-func (p *Puzzle) hddlRegions() [][]int {
-	var out [][]int
-	for _, k := range p.Killers {
-		out = append(out, k.Cells)
-	}
-	out = append(out, p.Extra...)
-	return append(out, p.Diagonals()...)
-}
+func digitName(d int) string  { return fmt.Sprintf("d%d", d) }
+func colName(c int) string    { return fmt.Sprintf("c%d", c) }
+func rowName(r int) string    { return fmt.Sprintf("r%d", r) }
+func boxName(b int) string    { return fmt.Sprintf("b%d", b) }
+func regionName(g int) string { return fmt.Sprintf("g%d", g) }
+func numName(s int) string    { return fmt.Sprintf("n%d", s) }
 
 // HDDLSupported tells whether p's clues all have an HDDL model; the error
 // names the first that has none.
@@ -88,17 +200,13 @@ func (p *Puzzle) HDDLSupported() error {
 	return nil
 }
 
-func digitName(d int) string  { return fmt.Sprintf("d%d", d) }
-func colName(c int) string    { return fmt.Sprintf("c%d", c) }
-func rowName(r int) string    { return fmt.Sprintf("r%d", r) }
-func boxName(b int) string    { return fmt.Sprintf("b%d", b) }
-func regionName(g int) string { return fmt.Sprintf("g%d", g) }
-func numName(s int) string    { return fmt.Sprintf("n%d", s) }
-
-// WriteDomain writes the variant domain for p's size and the largest
-// number of regions a cell of p is in.
-func WriteDomain(w io.Writer, p *Puzzle) error {
-	n, k := p.Size(), p.maxRegions()
+// WriteDomain writes the variant domain for p: its size, the most regions
+// a cell of p is in, and the running sums and thermometer checks if p has
+// them.
+func WriteDomain(w io.Writer, p *Puzzle, checks Checks) error {
+	l := p.layout(checks)
+	n, k := l.n, l.maxK
+	sums := slices.Contains(l.running, true)
 	b := bufio.NewWriter(w)
 	pr := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	names := func(name func(int) string, from, to int) string {
@@ -119,7 +227,7 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 	pr("; diagonals, extra regions and thermometers (cells in up to %d regions), written by htnsat.\n", k)
 	pr("(define (domain sudoku-variant)\n")
 	pr("  (:requirements :hierarchy :typing :strips :negative-preconditions :universal-preconditions)\n")
-	pr("  (:types row col - position digit box region num)\n")
+	pr("  (:types row col - position digit box region num cage-state)\n")
 	pr("  (:predicates\n")
 	pr("    (cell-at-box ?b - box ?c - col ?r - row)\n")
 	pr("    (digit-at ?d - digit ?c - col ?r - row)\n")
@@ -144,7 +252,21 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 	pr("    (cage-next ?g - region ?c - col ?r - row ?c2 - col ?r2 - row)\n")
 	pr("    (cage-last ?g - region ?c - col ?r - row)\n")
 	pr("    (cage-total ?g - region ?s - num)\n")
-	pr("    (plus ?s - num ?d - digit ?t - num))\n")
+	pr("    (plus ?s - num ?d - digit ?t - num)")
+	if sums {
+		pr("\n    (sum-cage ?c - col ?r - row ?g - region)\n")
+		pr("    (cage-at ?g - region ?q - cage-state)\n")
+		pr("    (cage-step ?g - region ?q - cage-state ?d - digit ?q2 - cage-state)\n")
+		pr("    (no-sum-cage ?c - col ?r - row)")
+	}
+	if l.thermos {
+		pr("\n    (cell-allows ?c - col ?r - row ?d - digit)\n")
+		pr("    (thermo-below ?c - col ?r - row ?i - num ?c2 - col ?r2 - row)\n")
+		pr("    (thermo-above ?c - col ?r - row ?i - num ?c2 - col ?r2 - row)\n")
+		pr("    (thermo-links ?c - col ?r - row ?i - num)\n")
+		pr("    (link-next ?i ?i1 - num)")
+	}
+	pr(")\n")
 	pr("  (:constants\n")
 	pr("    %s - digit\n", names(digitName, 1, n))
 	pr("    %s - box\n", names(boxName, 0, n-1))
@@ -160,25 +282,72 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 	pr("  (:task check-thermo :parameters (?c1 - col ?r1 - row ?c2 - col ?r2 - row))\n")
 	pr("  (:task check-cage :parameters (?g - region))\n")
 	pr("  (:task cage-sum :parameters (?g - region ?c - col ?r - row ?s - num))\n")
+	if sums {
+		pr("  (:task move-cage :parameters (?g - region ?d - digit))\n")
+	}
+	if l.thermos {
+		pr("  (:task check-thermos :parameters (?c - col ?r - row ?d - digit ?i - num))\n")
+		pr("  (:task check-less :parameters (?c - col ?r - row ?d - digit))\n")
+		pr("  (:task check-more :parameters (?c - col ?r - row ?d - digit))\n")
+	}
 	pr("  (:method m-all-check\n")
 	pr("    :parameters ()\n")
 	pr("    :task (all-check)\n")
 	pr("    :precondition (and (forall (?r - row ?c - col) (filled ?c ?r))))\n")
+	variants := []bool{false}
+	if sums {
+		variants = append(variants, true)
+	}
 	for i := 0; i <= k; i++ {
 		gs := vars("g", i)
-		pr("  (:method m-fill-cell-%d\n", i)
-		pr("    :parameters (%s)\n", fillParams(gs))
-		pr("    :task (fill-cell ?b ?c ?r ?d)\n")
-		pr("    :precondition (and (not (filled ?c ?r)) (regions-%d ?c ?r%s)", i, prefixSpace(gs))
-		for j := 1; j <= i; j++ {
-			pr(" (allows ?g%d ?d)", j)
+		for _, sum := range variants {
+			params := fillParams(gs)
+			name := fmt.Sprintf("m-fill-cell-%d", i)
+			if sum {
+				name += "-sum"
+				params += " ?gs - region"
+			}
+			pr("  (:method %s\n", name)
+			pr("    :parameters (%s)\n", params)
+			pr("    :task (fill-cell ?b ?c ?r ?d)\n")
+			pr("    :precondition (and (not (filled ?c ?r)) (regions-%d ?c ?r%s)", i, prefixSpace(gs))
+			for j := 1; j <= i; j++ {
+				pr(" (allows ?g%d ?d)", j)
+			}
+			if l.thermos {
+				pr(" (cell-allows ?c ?r ?d)")
+			}
+			if sum {
+				pr(" (sum-cage ?c ?r ?gs)")
+			} else if sums {
+				pr(" (no-sum-cage ?c ?r)")
+			}
+			pr(")\n")
+			pr("    :ordered-subtasks (and (check-box ?b ?d) (check-row ?r ?d) (check-column ?c ?d)")
+			for j := 1; j <= i; j++ {
+				pr(" (check-region ?g%d ?d)", j)
+			}
+			// the fill right after the region checks (the search runs them
+			// as one step, which its choice groups need), then the checks
+			// with more than one method
+			pr("\n       (FILL-CELL-%d %s)", i, paramVars(fillParams(gs)))
+			if l.thermos {
+				pr(" (check-thermos ?c ?r ?d n0)")
+			}
+			if sum {
+				pr(" (move-cage ?gs ?d)")
+			}
+			pr("))\n")
 		}
-		pr(")\n")
-		pr("    :ordered-subtasks (and (check-box ?b ?d) (check-row ?r ?d) (check-column ?c ?d)")
-		for j := 1; j <= i; j++ {
-			pr(" (check-region ?g%d ?d)", j)
-		}
-		pr("\n       (FILL-CELL-%d ?b ?c ?r ?d%s)))\n", i, prefixSpace(gs))
+	}
+	if sums {
+		// the cage's state is a choice of its own, so that a cell's
+		// methods are its digits
+		pr("  (:method m-move-cage\n")
+		pr("    :parameters (?g - region ?d - digit ?q ?q2 - cage-state)\n")
+		pr("    :task (move-cage ?g ?d)\n")
+		pr("    :precondition (and (cage-at ?g ?q) (cage-step ?g ?q ?d ?q2))\n")
+		pr("    :ordered-subtasks (and (MOVE-CAGE ?g ?q ?d ?q2)))\n")
 	}
 	sudoku.WriteCheckMethods(b, n)
 	pr("  (:method m-check-region\n")
@@ -189,6 +358,29 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 	pr("    :parameters (?c1 - col ?r1 - row ?c2 - col ?r2 - row ?d1 ?d2 - digit)\n")
 	pr("    :task (check-thermo ?c1 ?r1 ?c2 ?r2)\n")
 	pr("    :precondition (and (digit-at ?d1 ?c1 ?r1) (digit-at ?d2 ?c2 ?r2) (less ?d1 ?d2)))\n")
+	if l.thermos {
+		pr("  (:method m-thermos-done\n")
+		pr("    :parameters (?c - col ?r - row ?d - digit ?i - num)\n")
+		pr("    :task (check-thermos ?c ?r ?d ?i)\n")
+		pr("    :precondition (and (thermo-links ?c ?r ?i)))\n")
+		for _, dir := range []struct{ name, check string }{{"below", "check-less"}, {"above", "check-more"}} {
+			pr("  (:method m-thermos-%s\n", dir.name)
+			pr("    :parameters (?c - col ?r - row ?d - digit ?i - num ?c2 - col ?r2 - row ?i1 - num)\n")
+			pr("    :task (check-thermos ?c ?r ?d ?i)\n")
+			pr("    :precondition (and (thermo-%s ?c ?r ?i ?c2 ?r2) (link-next ?i ?i1))\n", dir.name)
+			pr("    :ordered-subtasks (and (%s ?c2 ?r2 ?d) (check-thermos ?c ?r ?d ?i1)))\n", dir.check)
+		}
+		for _, dir := range []struct{ task, less string }{{"check-less", "(less ?d2 ?d)"}, {"check-more", "(less ?d ?d2)"}} {
+			pr("  (:method m-%s-blank\n", dir.task)
+			pr("    :parameters (?c - col ?r - row ?d - digit)\n")
+			pr("    :task (%s ?c ?r ?d)\n", dir.task)
+			pr("    :precondition (and (not (filled ?c ?r))))\n")
+			pr("  (:method m-%s-digit\n", dir.task)
+			pr("    :parameters (?c - col ?r - row ?d ?d2 - digit)\n")
+			pr("    :task (%s ?c ?r ?d)\n", dir.task)
+			pr("    :precondition (and (digit-at ?d2 ?c ?r) %s))\n", dir.less)
+		}
+	}
 	pr("  (:method m-check-cage\n")
 	pr("    :parameters (?g - region ?c - col ?r - row)\n")
 	pr("    :task (check-cage ?g)\n")
@@ -213,6 +405,13 @@ func WriteDomain(w io.Writer, p *Puzzle) error {
 			pr(" (digit-at-region ?d ?g%d)", j)
 		}
 		pr("))\n")
+	}
+	if sums {
+		// the step is static: it binds ?q2 in the grounder's reachability
+		pr("  (:action MOVE-CAGE\n")
+		pr("    :parameters (?g - region ?q - cage-state ?d - digit ?q2 - cage-state)\n")
+		pr("    :precondition (and (cage-at ?g ?q) (cage-step ?g ?q ?d ?q2))\n")
+		pr("    :effect (and (not (cage-at ?g ?q)) (cage-at ?g ?q2)))\n")
 	}
 	pr(")\n")
 	return b.Flush()
@@ -259,9 +458,10 @@ func cageDigits(n, size, sum int) []bool {
 // WriteProblem writes the HDDL problem of p for the domain of
 // WriteDomain: the paper's problem (one fill-cell task per blank cell, its
 // digit a free variable, then all-check), the regions and their facts, and
-// after the fills one check-cage task per killer total and one
-// check-thermo task per thermometer step.
-func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style) error {
+// after the fills one check-cage task per killer total that is not a
+// running sum and one check-thermo task per thermometer step between two
+// givens.
+func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style, checks Checks) error {
 	if err := p.HDDLSupported(); err != nil {
 		return err
 	}
@@ -270,12 +470,8 @@ func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style) error {
 		return err
 	}
 	n := g.Size()
-	regions := p.hddlRegions()
-	of := p.regionsOf()
-	maxSum := 0
-	for _, k := range p.Killers {
-		maxSum = max(maxSum, k.Sum)
-	}
+	l := p.layout(checks)
+	regions, of, maxSum := l.regions, l.of, l.maxNum
 	b := bufio.NewWriter(w)
 	pr := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	pr("; %d×%d variant Sudoku %s, written by htnsat (%s style)\n", n, n, g.Line(), style)
@@ -295,6 +491,18 @@ func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style) error {
 		if maxSum > 0 {
 			pr(" - num")
 		}
+		states := false
+		for i, cs := range l.states {
+			if l.running[i] {
+				for q := 0; q < cs.n; q++ {
+					pr(" %s", stateName(i, cs, q))
+				}
+				states = true
+			}
+		}
+		if states {
+			pr(" - cage-state")
+		}
 		pr(")\n")
 	}
 	type cell struct{ r, c int }
@@ -306,16 +514,14 @@ func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style) error {
 			}
 		}
 	}
-	var checks []string
+	var after []string
 	for i, k := range p.Killers {
-		if k.Sum > 0 {
-			checks = append(checks, fmt.Sprintf("(check-cage %s)", regionName(i)))
+		if k.Sum > 0 && !l.running[i] {
+			after = append(after, fmt.Sprintf("(check-cage %s)", regionName(i)))
 		}
 	}
-	for _, t := range p.Thermos {
-		for i := 1; i < len(t); i++ {
-			checks = append(checks, fmt.Sprintf("(check-thermo %s %s %s %s)", colName(t[i-1]%n), rowName(t[i-1]/n), colName(t[i]%n), rowName(t[i]/n)))
-		}
+	for _, s := range l.steps {
+		after = append(after, fmt.Sprintf("(check-thermo %s %s %s %s)", colName(s[0]%n), rowName(s[0]/n), colName(s[1]%n), rowName(s[1]/n)))
 	}
 	pr("  (:htn\n")
 	if len(blanks) > 0 {
@@ -338,7 +544,7 @@ func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style) error {
 			pr("\n      %s", fill(bl))
 		}
 		pr("\n      (all-check)")
-		for _, c := range checks {
+		for _, c := range after {
 			pr("\n      %s", c)
 		}
 		pr("))\n")
@@ -348,16 +554,16 @@ func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style) error {
 			pr("\n      (t%d %s)", i, fill(bl))
 		}
 		pr("\n      (check (all-check))")
-		for i, c := range checks {
+		for i, c := range after {
 			pr("\n      (k%d %s)", i, c)
 		}
 		pr(")\n")
-		if len(blanks)+len(checks) > 0 {
+		if len(blanks)+len(after) > 0 {
 			pr("    :ordering (and")
 			for i := range blanks {
 				pr("\n      (< t%d check)", i)
 			}
-			for i := range checks {
+			for i := range after {
 				pr("\n      (< check k%d)", i)
 			}
 			pr("))\n")
@@ -412,6 +618,10 @@ func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style) error {
 		if k.Sum == 0 {
 			continue
 		}
+		if l.running[i] {
+			writeRunning(pr, g, i, k, l.states[i])
+			continue
+		}
 		cs := k.Cells
 		pr("    (cage-first %s %s %s) (cage-last %s %s %s) (cage-total %s %s)\n", regionName(i), colName(cs[0]%n), rowName(cs[0]/n),
 			regionName(i), colName(cs[len(cs)-1]%n), rowName(cs[len(cs)-1]/n), regionName(i), numName(k.Sum))
@@ -433,22 +643,85 @@ func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style) error {
 		}
 		pr("\n")
 	}
-	for _, t := range p.Thermos {
-		for i := 1; i < len(t); i++ {
-			pr("    (thermo-step %s %s %s %s)\n", colName(t[i-1]%n), rowName(t[i-1]/n), colName(t[i]%n), rowName(t[i]/n))
+	for _, s := range l.steps {
+		pr("    (thermo-step %s %s %s %s)\n", colName(s[0]%n), rowName(s[0]/n), colName(s[1]%n), rowName(s[1]/n))
+	}
+	if l.thermos {
+		writeThermos(pr, l)
+	}
+	if slices.Contains(l.running, true) {
+		pr("   ")
+		for c, k := range l.sumCage {
+			if k < 0 {
+				pr(" (no-sum-cage %s %s)", colName(c%n), rowName(c/n))
+			}
 		}
+		pr("\n")
 	}
 	pr("  )\n)\n")
 	return b.Flush()
 }
 
+// writeRunning writes the facts of killer cage i's running sum: its
+// cells, its state before the fills and its steps.
+func writeRunning(pr func(string, ...any), g sudoku.Grid, i int, k Sum, cs *cageStates) {
+	n := g.Size()
+	name := regionName(i)
+	pr("   ")
+	for _, c := range k.Cells {
+		pr(" (sum-cage %s %s %s)", colName(c%n), rowName(c/n), name)
+	}
+	pr("\n    (cage-at %s %s)\n", name, stateName(i, cs, 0))
+	// the steps come grouped by the state they leave: one line each
+	for j, s := range cs.steps {
+		if j > 0 && cs.steps[j-1].from != s.from {
+			pr("\n")
+		}
+		pr(" (cage-step %s %s %s %s)", name, stateName(i, cs, s.from), digitName(s.digit), stateName(i, cs, s.to))
+	}
+	pr("\n")
+}
+
+func stateName(g int, cs *cageStates, q int) string { return regionName(g) + "-" + cs.label[q] }
+
+// writeThermos writes each blank cell's thermometer links, numbered from
+// n0, and the digits its place on the thermometers allows.
+func writeThermos(pr func(string, ...any), l *layout) {
+	n := l.n
+	most := 0
+	for _, links := range l.links {
+		most = max(most, len(links))
+	}
+	pr("   ")
+	for i := range most {
+		pr(" (link-next %s %s)", numName(i), numName(i+1))
+	}
+	pr("\n")
+	for c, links := range l.links {
+		col, row := colName(c%n), rowName(c/n)
+		pr("   ")
+		for i, k := range links {
+			dir := "above"
+			if k.below {
+				dir = "below"
+			}
+			pr(" (thermo-%s %s %s %s %s %s)", dir, col, row, numName(i), colName(k.cell%n), rowName(k.cell/n))
+		}
+		pr(" (thermo-links %s %s %s)\n   ", col, row, numName(len(links)))
+		for d := l.lo[c]; d <= l.hi[c]; d++ {
+			pr(" (cell-allows %s %s %s)", col, row, digitName(d))
+		}
+		pr("\n")
+	}
+}
+
 // Model parses and checks the variant domain and problem of p.
-func Model(p *Puzzle, style sudoku.Style) (*hddl.Domain, *hddl.Problem, error) {
+func Model(p *Puzzle, style sudoku.Style, checks Checks) (*hddl.Domain, *hddl.Problem, error) {
 	var ds, ps strings.Builder
-	if err := WriteDomain(&ds, p); err != nil {
+	if err := WriteDomain(&ds, p, checks); err != nil {
 		return nil, nil, err
 	}
-	if err := WriteProblem(&ps, p, style); err != nil {
+	if err := WriteProblem(&ps, p, style, checks); err != nil {
 		return nil, nil, err
 	}
 	d, err := hddl.ParseDomain("variant-domain.hddl", []byte(ds.String()))
@@ -460,4 +733,15 @@ func Model(p *Puzzle, style sudoku.Style) (*hddl.Domain, *hddl.Problem, error) {
 		return nil, nil, err
 	}
 	return d, prob, nil
+}
+
+// paramVars is the variables of a parameter list, types dropped.
+func paramVars(params string) string {
+	var out []string
+	for _, f := range strings.Fields(params) {
+		if strings.HasPrefix(f, "?") {
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, " ")
 }

@@ -54,28 +54,71 @@ func TestHDDLBothEngines(t *testing.T) {
 	if err != nil || direct.Solutions != 1 {
 		t.Fatalf("direct: %v, %d solutions", err, direct.Solutions)
 	}
-	for _, style := range []sudoku.Style{sudoku.Unordered, sudoku.Ordered} {
-		_, prob, err := Model(p, style)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, engine := range []pipeline.Engine{pipeline.Progression, pipeline.SAT} {
-			if engine == pipeline.Progression && style == sudoku.Ordered && testing.Short() {
-				continue
-			}
-			res, err := pipeline.Run(context.Background(), prob, pipeline.Config{Engine: engine})
-			if err != nil {
-				t.Fatalf("%s, %s: %v", engine, style, err)
-			}
-			g, err := sudoku.GridFromPlan(res.Plan, p.Grid)
+	for _, checks := range []Checks{AtFill, AfterFills} {
+		for _, style := range []sudoku.Style{sudoku.Unordered, sudoku.Ordered} {
+			_, prob, err := Model(p, style, checks)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := p.Check(g); err != nil {
-				t.Errorf("%s, %s: the plan's grid breaks a rule: %v", engine, style, err)
+			for _, engine := range []pipeline.Engine{pipeline.Progression, pipeline.SAT} {
+				if engine == pipeline.Progression && style == sudoku.Ordered && checks == AfterFills && testing.Short() {
+					continue
+				}
+				res, err := pipeline.Run(context.Background(), prob, pipeline.Config{Engine: engine})
+				if err != nil {
+					t.Fatalf("%s, %s, checks %d: %v", engine, style, checks, err)
+				}
+				g, err := sudoku.GridFromPlan(res.Plan, p.Grid)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Check(g); err != nil {
+					t.Errorf("%s, %s, checks %d: the plan's grid breaks a rule: %v", engine, style, checks, err)
+				}
+				if g.Line() != direct.Solution.Line() {
+					t.Errorf("%s, %s, checks %d: %s, direct %s", engine, style, checks, g.Line(), direct.Solution.Line())
+				}
 			}
-			if g.Line() != direct.Solution.Line() {
-				t.Errorf("%s, %s: %s, direct %s", engine, style, g.Line(), direct.Solution.Line())
+		}
+	}
+}
+
+// TestHDDLNoPlan: a killer 4x4 whose cages no grid meets (one cage's total
+// one more than its digits in the only grid the others allow) has no plan
+// in either model, with either engine; with the right total both plan it.
+// The network is totally ordered: in the unordered one a plan may check
+// two cells before it fills both, so the cells of a row can share a digit
+// (the progression search finds such plans when its eager search fails).
+func TestHDDLNoPlan(t *testing.T) {
+	s := grid(t, "1234341221434321")
+	for _, off := range []int{0, 1} {
+		p := &Puzzle{Grid: sudoku.New(2)}
+		for c := 0; c < 16; c += 2 {
+			p.Killers = append(p.Killers, Sum{Cells: []int{c, c + 1}, Sum: s.Cells[c] + s.Cells[c+1], Distinct: true})
+		}
+		// the givens of the top row pin the grid
+		for c := range 4 {
+			p.Grid.Cells[c] = s.Cells[c]
+		}
+		p.Killers[len(p.Killers)-1].Sum += off
+		for _, checks := range []Checks{AtFill, AfterFills} {
+			_, prob, err := Model(p, sudoku.Ordered, checks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, engine := range []pipeline.Engine{pipeline.Progression, pipeline.SAT} {
+				res, err := pipeline.Run(context.Background(), prob, pipeline.Config{Engine: engine})
+				switch {
+				case off == 0 && err != nil:
+					t.Errorf("%s, checks %d: %v", engine, checks, err)
+				case off == 0:
+					g, err := sudoku.GridFromPlan(res.Plan, p.Grid)
+					if err != nil || p.Check(g) != nil {
+						t.Errorf("%s, checks %d: %v, %v", engine, checks, err, p.Check(g))
+					}
+				case err == nil:
+					t.Errorf("%s, checks %d: a plan for cages no grid meets", engine, checks)
+				}
 			}
 		}
 	}
@@ -85,7 +128,7 @@ func TestHDDLBothEngines(t *testing.T) {
 func TestHDDLRefuses(t *testing.T) {
 	p := fixtures(t)["dune.json"]
 	var b strings.Builder
-	if err := WriteProblem(&b, p, sudoku.Unordered); err == nil || !strings.Contains(err.Error(), "ratio dots") {
+	if err := WriteProblem(&b, p, sudoku.Unordered, AtFill); err == nil || !strings.Contains(err.Error(), "ratio dots") {
 		t.Errorf("dune (black dots): %v", err)
 	}
 }
