@@ -67,11 +67,30 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"parse", "/does/not/exist", paperOrdered}, exitFailure, "no such file"},
 		{[]string{"sudoku", "solve", "12345"}, exitFailure, "has 5"},
 		{[]string{"ipc", t.TempDir(), "--status", "timeout"}, exitUsage, "give --from CSV"},
+		{[]string{"sudoku", "generate", "--killer", "0"}, exitUsage, "cages of 1 to 9 cells"},
+		{[]string{"sudoku", "generate", "--size", "4", "--killer", "5"}, exitUsage, "cages of 1 to 4 cells"},
+		{[]string{"sudoku", "generate", "--killer", "3", "--count", "2"}, exitUsage, "give it with -o"},
+		{[]string{"sudoku", "variant", "--hddl-checks", "never", "x.json"}, exitUsage, "at-fill or after-fills"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, "", c.args...)
 		if code != c.code || !strings.Contains(errOut, c.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+}
+
+// TestGenerateKiller: --killer writes one f-puzzles file per puzzle that
+// sudoku variant reads and every engine solves.
+func TestGenerateKiller(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "killer")
+	if code, _, errOut := runCLI(t, "", "sudoku", "generate", "--size", "4", "--killer", "3", "--count", "2", "-o", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"killer-01.json", "killer-02.json"} {
+		code, out, errOut := runCLI(t, "", "sudoku", "variant", filepath.Join(dir, f), "--engine", "all", "--count", "2")
+		if code != 0 || strings.Count(out, "solved     yes") != 3 || !strings.Contains(out, "1 solution") {
+			t.Errorf("%s: exit %d\n%s%s", f, code, out, errOut)
 		}
 	}
 }
