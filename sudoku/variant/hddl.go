@@ -29,7 +29,10 @@ import (
 //     m-fill-cell-k-sum, whose subtask (move-cage g d) needs a step
 //     (cage-step g q d q2) (static) and moves the cage to q2. The states are the sets of digits placed
 //     that some combination of the cage contains (or, for a cage with too
-//     many, the sum and count placed); see cageStates. A cell in a second
+//     many, the sum and count placed); see cageStates. After the fills,
+//     (cage-full g) needs a full state (cage-final g q): the search's reach
+//     finds that task dead as soon as the digits its cells can still take
+//     cannot fill the cage. A cell in a second
 //     cage with a total has that one checked after the fills by a sum along
 //     its cells (check-cage, cage-first, cage-next, cage-last, cage-total,
 //     (plus s d t) over numbers n0..);
@@ -257,6 +260,7 @@ func WriteDomain(w io.Writer, p *Puzzle, checks Checks) error {
 		pr("\n    (sum-cage ?c - col ?r - row ?g - region)\n")
 		pr("    (cage-at ?g - region ?q - cage-state)\n")
 		pr("    (cage-step ?g - region ?q - cage-state ?d - digit ?q2 - cage-state)\n")
+		pr("    (cage-final ?g - region ?q - cage-state)\n")
 		pr("    (no-sum-cage ?c - col ?r - row)")
 	}
 	if l.thermos {
@@ -284,6 +288,7 @@ func WriteDomain(w io.Writer, p *Puzzle, checks Checks) error {
 	pr("  (:task cage-sum :parameters (?g - region ?c - col ?r - row ?s - num))\n")
 	if sums {
 		pr("  (:task move-cage :parameters (?g - region ?d - digit))\n")
+		pr("  (:task cage-full :parameters (?g - region))\n")
 	}
 	if l.thermos {
 		pr("  (:task check-thermos :parameters (?c - col ?r - row ?d - digit ?i - num))\n")
@@ -348,6 +353,12 @@ func WriteDomain(w io.Writer, p *Puzzle, checks Checks) error {
 		pr("    :task (move-cage ?g ?d)\n")
 		pr("    :precondition (and (cage-at ?g ?q) (cage-step ?g ?q ?d ?q2))\n")
 		pr("    :ordered-subtasks (and (MOVE-CAGE ?g ?q ?d ?q2)))\n")
+		// after the fills each cage is full: a task the search sees die as
+		// soon as no full state can be reached any more
+		pr("  (:method m-cage-full\n")
+		pr("    :parameters (?g - region ?q - cage-state)\n")
+		pr("    :task (cage-full ?g)\n")
+		pr("    :precondition (and (cage-at ?g ?q) (cage-final ?g ?q)))\n")
 	}
 	sudoku.WriteCheckMethods(b, n)
 	pr("  (:method m-check-region\n")
@@ -516,7 +527,10 @@ func WriteProblem(w io.Writer, p *Puzzle, style sudoku.Style, checks Checks) err
 	}
 	var after []string
 	for i, k := range p.Killers {
-		if k.Sum > 0 && !l.running[i] {
+		switch {
+		case l.running[i]:
+			after = append(after, fmt.Sprintf("(cage-full %s)", regionName(i)))
+		case k.Sum > 0:
 			after = append(after, fmt.Sprintf("(check-cage %s)", regionName(i)))
 		}
 	}
@@ -678,6 +692,12 @@ func writeRunning(pr func(string, ...any), g sudoku.Grid, i int, k Sum, cs *cage
 			pr("\n")
 		}
 		pr(" (cage-step %s %s %s %s)", name, stateName(i, cs, s.from), digitName(s.digit), stateName(i, cs, s.to))
+	}
+	pr("\n   ")
+	for q := range cs.n {
+		if cs.final[q] {
+			pr(" (cage-final %s %s)", name, stateName(i, cs, q))
+		}
 	}
 	pr("\n")
 }
