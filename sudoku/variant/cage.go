@@ -27,6 +27,9 @@ type cStep struct{ from, digit, to int }
 // its automaton counts sums instead.
 const maxCageStates = 4096
 
+// maxCageWork bounds the combinations scanned while the sets are explored.
+const maxCageWork = 4_000_000
+
 // newCageStates builds the automaton of a cage of size cells (digits
 // 1..n, all different) adding up to total, whose givens hold the digits
 // given. It is nil when no state before the fills can end in a full cage.
@@ -76,18 +79,25 @@ func setStates(n, size, total int, start uint64) *cageStates {
 	if !rec(1, size, total, 0) || len(combos) == 0 {
 		return nil
 	}
+	// each step scans the combinations: a bound on the scans keeps a cage
+	// of a large grid to its sums
+	work := 0
 	fits := func(set uint64) bool {
 		for _, c := range combos {
-			if c&set == set {
+			if work++; c&set == set {
 				return true
 			}
 		}
 		return false
 	}
-	return explore(start, n, func(set uint64, d int) (uint64, bool) {
+	c := explore(start, n, func(set uint64, d int) (uint64, bool) {
 		next := set | 1<<d
-		return next, set&(1<<d) == 0 && fits(next)
+		return next, work <= maxCageWork && set&(1<<d) == 0 && fits(next)
 	}, func(set uint64) bool { return bits.OnesCount64(set) == size }, setLabel)
+	if work > maxCageWork {
+		return nil
+	}
+	return c
 }
 
 // explore builds the automaton of the states reachable from start by

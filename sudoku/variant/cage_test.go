@@ -2,7 +2,10 @@ package variant
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/htnsat/htnsat/sudoku"
 )
 
 // walk lists the digit sequences the automaton c accepts (ending in a
@@ -126,5 +129,30 @@ func TestCageStatesFallBack(t *testing.T) {
 	}
 	if c := newCageStates(9, 4, 20, nil); c == nil || c.label[0] != "set" {
 		t.Fatalf("9x9, 4 cells adding up to 20: %v", c)
+	}
+}
+
+// TestWriteLargeCages: a cage as long as a row of a 49x49 grid has too many
+// states to follow and is checked after the fills; a cage of 8 cells of
+// the same grid is followed by its sums. (Enumerating the combinations of
+// such cages once took seconds for 25x25 and did not end for 49x49; a hang
+// shows as the test's time out.)
+func TestWriteLargeCages(t *testing.T) {
+	k := 7
+	n := k * k
+	p := &Puzzle{Grid: sudoku.New(k)}
+	var row []int
+	for c := range n {
+		row = append(row, c)
+	}
+	p.Killers = []Sum{{Cells: row, Sum: n * (n + 1) / 2, Distinct: true}, {Cells: []int{n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 6, n + 7}, Sum: 100, Distinct: true}}
+	var b strings.Builder
+	if err := WriteProblem(&b, p, sudoku.Unordered, AtFill); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(check-cage g0)", "(cage-full g1)", "g1-sum-0-0"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the model lacks %s", want)
+		}
 	}
 }

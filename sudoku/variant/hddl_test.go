@@ -2,6 +2,7 @@ package variant
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,6 +151,36 @@ func TestCageDigits(t *testing.T) {
 	}{{2, 3, "12"}, {2, 17, "89"}, {3, 6, "123"}, {2, 10, "12346789"}, {9, 45, "123456789"}, {3, 25, ""}} {
 		if g := got(9, c.size, c.sum); g != c.want {
 			t.Errorf("%d cells adding up to %d: %q, want %q", c.size, c.sum, g, c.want)
+		}
+	}
+}
+
+// TestCageDigitsAll: the table agrees with enumerating the sets, for every
+// size and total of 9x9 and 16x16 cages up to six cells.
+func TestCageDigitsAll(t *testing.T) {
+	for _, n := range []int{9, 16} {
+		for size := 1; size <= 6; size++ {
+			for sum := 0; sum <= n*size; sum++ {
+				want := make([]bool, n+1)
+				var rec func(next, left, rest int, used []int)
+				rec = func(next, left, rest int, used []int) {
+					if left == 0 {
+						if rest == 0 {
+							for _, d := range used {
+								want[d] = true
+							}
+						}
+						return
+					}
+					for d := next; d <= n && d <= rest; d++ {
+						rec(d+1, left-1, rest-d, append(used, d))
+					}
+				}
+				rec(1, size, sum, nil)
+				if got := cageDigits(n, size, sum); !slices.Equal(got, want) {
+					t.Fatalf("n %d, %d cells adding up to %d: %v, want %v", n, size, sum, got, want)
+				}
+			}
 		}
 	}
 }
