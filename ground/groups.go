@@ -98,6 +98,9 @@ type groupAnalysis struct {
 	methAdds      [][]FactID  // per method of a choice task
 	methNegs      [][]FactID
 	adj           []sets.Bits // exclusion graph over tasks' indices
+	// anyAdds, anyNegs: the facts some choice method adds for good, or
+	// requires false (the facts exclusions rest on), once computed
+	anyAdds, anyNegs sets.Bits
 }
 
 func newGroupAnalysis(ctx context.Context, t *Task, maxWork int) *groupAnalysis {
@@ -509,13 +512,15 @@ func (a *groupAnalysis) group(r []int) (ChoiceGroup, bool) {
 // action, reached through tasks with a single method each, so that the
 // progression search runs that much as one step (single-method tasks go
 // first, applicable actions at once), and whether what follows the action
-// (in totally ordered methods) adds for good, or requires false, no fact
-// in every decomposition that the part up to the action does not: the
-// exclusions, computed over the whole decomposition, then rest on that
-// part alone. A cell of a Sudoku variant whose fill is followed by the
+// (in totally ordered methods) adds for good, or requires false, in every
+// decomposition, no fact that the part up to the action does not and that
+// a choice method's exclusion could rest on (one that some choice method
+// requires false, or adds for good): the exclusions, computed over the
+// whole decomposition, then rest on that part alone. A cell of a Sudoku variant whose fill is followed by the
 // moves of a killer cage's sum is such a method.
 func (a *groupAnalysis) atomic(m MethodID) bool {
 	t := a.t
+	a.anyFacts()
 	actions := 0
 	var adds, negs []FactID
 	ok := true
@@ -538,9 +543,10 @@ func (a *groupAnalysis) atomic(m MethodID) bool {
 			case !ok:
 				return
 			case actions == 1 && total && !strict && !a.pureChain(s, depth+1):
-				// after the action, and not run with it
+				// after the action, and not run with it: no exclusion may
+				// rest on what it adds or requires false
 				sa, sn := a.task(s)
-				if !subset(sa, adds) || !subset(sn, negs) {
+				if !inert(sa, adds, a.anyNegs) || !inert(sn, negs, a.anyAdds) {
 					ok = false
 				}
 			case t.IsPrimitive(s):
@@ -586,14 +592,33 @@ func chained(m *Method) bool {
 	return !slices.Contains(next[:max(len(next)-1, 0)], false)
 }
 
-// subset reports whether sorted a is contained in sorted b.
-func subset(a, b []FactID) bool {
-	for _, f := range a {
-		if _, ok := slices.BinarySearch(b, f); !ok {
+// inert reports whether each fact of fs is in sorted prefix (the part
+// before the action has it too) or not in other (no choice method's
+// exclusion can rest on it).
+func inert(fs, prefix []FactID, other sets.Bits) bool {
+	for _, f := range fs {
+		if _, ok := slices.BinarySearch(prefix, f); !ok && other.Has(int(f)) {
 			return false
 		}
 	}
 	return true
+}
+
+// anyFacts sets anyAdds and anyNegs from the choice methods' facts.
+func (a *groupAnalysis) anyFacts() {
+	if a.anyAdds != nil {
+		return
+	}
+	n := len(a.t.Facts)
+	a.anyAdds, a.anyNegs = sets.NewBits(n), sets.NewBits(n)
+	for m := range a.methAdds {
+		for _, f := range a.methAdds[m] {
+			a.anyAdds.Add(int(f))
+		}
+		for _, f := range a.methNegs[m] {
+			a.anyNegs.Add(int(f))
+		}
+	}
 }
 
 func sortedFacts(fs []FactID) []FactID {

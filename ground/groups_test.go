@@ -158,10 +158,11 @@ func seatsDomain(trailing string) string {
 	return `(define (domain seats)
   (:requirements :hierarchy :typing :negative-preconditions)
   (:types guest seat)
-  (:predicates (taken ?s - seat) (seated ?g - guest) (marked ?s - seat) (waved ?g - guest) (nodded ?g - guest))
+  (:predicates (taken ?s - seat) (seated ?g - guest) (marked ?s - seat) (noted ?g - guest) (waved ?g - guest) (nodded ?g - guest))
   (:task assign :parameters (?g - guest ?s - seat))
   (:task greet :parameters (?g - guest))
   (:task mark :parameters (?s - seat))
+  (:task note :parameters (?g - guest))
   (:method m-assign
     :parameters (?g - guest ?s - seat)
     :task (assign ?g ?s)
@@ -170,10 +171,12 @@ func seatsDomain(trailing string) string {
   (:method m-wave :parameters (?g - guest) :task (greet ?g) :ordered-subtasks (and (WAVE ?g)))
   (:method m-nod :parameters (?g - guest) :task (greet ?g) :ordered-subtasks (and (NOD ?g)))
   (:method m-mark :parameters (?s - seat) :task (mark ?s) :ordered-subtasks (and (MARK ?s)))
+  (:method m-note :parameters (?g - guest) :task (note ?g) :ordered-subtasks (and (NOTE ?g)))
   (:action TAKE :parameters (?g - guest ?s - seat) :effect (and (taken ?s) (seated ?g)))
   (:action WAVE :parameters (?g - guest) :effect (waved ?g))
   (:action NOD :parameters (?g - guest) :effect (nodded ?g))
-  (:action MARK :parameters (?s - seat) :effect (marked ?s)))`
+  (:action MARK :parameters (?s - seat) :effect (marked ?s))
+  (:action NOTE :parameters (?g - guest) :effect (noted ?g)))`
 }
 
 const seatsProblem = `(define (problem p) (:domain seats)
@@ -185,13 +188,14 @@ const seatsProblem = `(define (problem p) (:domain seats)
 // TestChoiceGroupsAtomicPrefix: in a partially ordered network a group is
 // atomic when each choice reaches its one action through single-method
 // tasks, whatever follows that action, as long as what follows adds for
-// good or requires false no fact that the exclusions could rest on; a
-// trailing task that adds such a fact (marked) leaves it not atomic.
+// good or requires false no fact that the exclusions could rest on (noted:
+// added for good, required false by none); a trailing task that adds such
+// a fact (marked, which a choice requires false) leaves it not atomic.
 func TestChoiceGroupsAtomicPrefix(t *testing.T) {
 	for _, c := range []struct {
 		trailing string
 		atomic   bool
-	}{{"", true}, {" (mark ?s)", false}} {
+	}{{"", true}, {" (note ?g)", true}, {" (mark ?s)", false}} {
 		task, _, err := groundText(t, seatsDomain(c.trailing), seatsProblem)
 		if err != nil {
 			t.Fatal(err)
