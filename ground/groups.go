@@ -516,8 +516,9 @@ func (a *groupAnalysis) group(r []int) (ChoiceGroup, bool) {
 // decomposition, no fact that the part up to the action does not and that
 // a choice method's exclusion could rest on (one that some choice method
 // requires false, or adds for good): the exclusions, computed over the
-// whole decomposition, then rest on that part alone. A cell of a Sudoku variant whose fill is followed by the
-// moves of a killer cage's sum is such a method.
+// whole decomposition, then rest on that part alone. A choice whose action
+// is followed by bookkeeping with several methods (a counter moved on, say)
+// is such a method.
 func (a *groupAnalysis) atomic(m MethodID) bool {
 	t := a.t
 	a.anyFacts()

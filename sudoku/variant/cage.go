@@ -3,6 +3,8 @@ package variant
 import (
 	"math/bits"
 	"strconv"
+
+	"github.com/htnsat/htnsat/internal/sets"
 )
 
 // cageStates is the automaton a killer cage's running sum follows in the
@@ -147,23 +149,8 @@ func setLabel(s uint64) string {
 // is allowed when size-j distinct allowed digits can add up to total-t.
 func sumStates(n, size, total, sum, count int) *cageStates {
 	allowed := cageDigits(n, size, total)
-	// can[m][s]: m distinct allowed digits can add up to s
-	can := make([][]bool, size+1)
-	for m := range can {
-		can[m] = make([]bool, total+1)
-	}
-	can[0][0] = true
-	for d := 1; d <= n; d++ {
-		if !allowed[d] {
-			continue
-		}
-		for m := size; m >= 1; m-- {
-			for s := total; s >= d; s-- {
-				can[m][s] = can[m][s] || can[m-1][s-d]
-			}
-		}
-	}
-	ok := func(s, j int) bool { return j <= size && s <= total && can[size-j][total-s] }
+	can := subsetSums(n, size, total, func(d int) bool { return allowed[d] })
+	ok := func(s, j int) bool { return j <= size && s <= total && can[size-j].Has(total-s) }
 	if !ok(sum, count) {
 		return nil
 	}
@@ -173,4 +160,53 @@ func sumStates(n, size, total, sum, count int) *cageStates {
 	}, func(q [2]int) bool { return q[1] == size }, func(q [2]int) string {
 		return "sum-" + strconv.Itoa(q[0]) + "-" + strconv.Itoa(q[1])
 	})
+}
+
+// cageDigits lists the digits that some set of size distinct digits 1..n
+// adding up to sum contains: x is one when size-1 of the other digits add
+// up to sum-x (enumerating the sets took seconds for one row-long cage of
+// a 25x25 grid).
+func cageDigits(n, size, sum int) []bool {
+	ok := make([]bool, n+1)
+	if size < 1 || sum < 1 {
+		return ok
+	}
+	for x := 1; x <= n && x <= sum; x++ {
+		can := subsetSums(n, size-1, sum, func(d int) bool { return d != x })
+		ok[x] = can[size-1].Has(sum - x)
+	}
+	return ok
+}
+
+// subsetSums returns, for m = 0..size, the sums up to total that m
+// distinct digits of 1..n that use allows can add up to (a subset-sum
+// table over bit sets).
+func subsetSums(n, size, total int, use func(d int) bool) []sets.Bits {
+	can := make([]sets.Bits, size+1)
+	for m := range can {
+		can[m] = sets.NewBits(total + 1)
+	}
+	can[0].Add(0)
+	for d := 1; d <= n; d++ {
+		if !use(d) {
+			continue
+		}
+		for m := size; m >= 1; m-- {
+			orShifted(can[m], can[m-1], d)
+		}
+	}
+	return can
+}
+
+// orShifted sets dst |= src << k over bit sets of the same length (bits
+// past the end dropped).
+func orShifted(dst, src sets.Bits, k int) {
+	w, b := k/64, uint(k%64)
+	for i := len(dst) - 1; i >= w; i-- {
+		v := src[i-w] << b
+		if b > 0 && i-w-1 >= 0 {
+			v |= src[i-w-1] >> (64 - b)
+		}
+		dst[i] |= v
+	}
 }

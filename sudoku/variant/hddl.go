@@ -444,52 +444,6 @@ func prefixSpace(s string) string {
 	return " " + s
 }
 
-// cageDigits lists the digits that some set of size distinct digits 1..n
-// adding up to sum contains: x is one when size-1 of the other digits add
-// up to sum-x (a subset-sum table over bit sets of sums, per x; enumerating
-// the sets took seconds for one row-long cage of a 25x25 grid).
-func cageDigits(n, size, sum int) []bool {
-	ok := make([]bool, n+1)
-	if size < 1 || sum < 1 {
-		return ok
-	}
-	words := sum/64 + 1
-	can := make([][]uint64, size) // can[m]: the sums of m digits
-	for m := range can {
-		can[m] = make([]uint64, words)
-	}
-	for x := 1; x <= n && x <= sum; x++ {
-		for m := range can {
-			clear(can[m])
-		}
-		can[0][0] = 1
-		for d := 1; d <= n; d++ {
-			if d == x {
-				continue
-			}
-			for m := size - 1; m >= 1; m-- {
-				orShifted(can[m], can[m-1], d)
-			}
-		}
-		t := sum - x
-		ok[x] = can[size-1][t/64]&(1<<(t%64)) != 0
-	}
-	return ok
-}
-
-// orShifted sets dst |= src << k over bit sets of the same length (bits
-// past the end dropped).
-func orShifted(dst, src []uint64, k int) {
-	w, b := k/64, uint(k%64)
-	for i := len(dst) - 1; i >= w; i-- {
-		v := src[i-w] << b
-		if b > 0 && i-w-1 >= 0 {
-			v |= src[i-w-1] >> (64 - b)
-		}
-		dst[i] |= v
-	}
-}
-
 // WriteProblem writes the HDDL problem of p for the domain of
 // WriteDomain: the paper's problem (one fill-cell task per blank cell, its
 // digit a free variable, then all-check), the regions and their facts, and
