@@ -1,6 +1,7 @@
 package ground
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,14 +40,59 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		// columns adds no answer and is skipped (seen)
 		live []int
 		seen map[string]struct{}
+		// key is the plan's: the atom's, or -1 for an atom without
+		// variables (ground), whose tuple binds nothing, so that the
+		// plan without anchor serves it (it checks the atom, which
+		// holds)
+		key int
+		seq int // the order of anchors made
 	}
 	anchors := map[*relation][]*anchor{}
+	// groundLeft counts, per rule, its ground atoms over growing
+	// relations whose tuple has not come yet: the rule has no answer
+	// before the last one comes, and then runs once. A universal
+	// precondition expanded over its objects has many ground atoms, and
+	// a run (or a plan) at each would cost time quadratic in them.
+	groundLeft := map[*rule]int{}
+	seq := 0
+	// ground holds the ground anchors by relation and tuple (tupleKey),
+	// so that a tuple visits its own, not every ground atom of the
+	// relation
+	ground := map[*relation]map[string][]*anchor{}
+	var key []byte
+	tupleKey := func(vals []int) string {
+		key = key[:0]
+		for _, x := range vals {
+			key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+		}
+		return string(key)
+	}
+	vals := make([]int, 0, 8)
 	for _, r := range rules {
 		anchored := false
 		var mentions []int
 		for i, a := range r.q.atoms {
+			if i&4095 == 4095 && g.j.ctx.Err() != nil { // a universal precondition has many atoms
+				return g.j.ctx.Err()
+			}
 			if growing[a.rel] {
-				an := &anchor{r: r, atom: i, filter: -1}
+				an := &anchor{r: r, atom: i, filter: -1, key: i, seq: seq}
+				seq++
+				if !slices.ContainsFunc(a.args, hddl.Term.IsVar) {
+					an.key = -1
+					groundLeft[r]++
+					vals = vals[:0]
+					for _, t := range a.args {
+						vals = append(vals, t.Obj())
+					}
+					if ground[a.rel] == nil {
+						ground[a.rel] = map[string][]*anchor{}
+					}
+					k := tupleKey(vals)
+					ground[a.rel][k] = append(ground[a.rel][k], an)
+					anchored = true
+					continue
+				}
 				if mentions == nil {
 					mentions = r.q.mentions()
 				}
@@ -61,53 +107,76 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		// initially true fact is deleted
 		for i, f := range r.q.filters {
 			if f.kind == fCanBeFalse && growing[g.delRel[f.pred]] {
-				anchors[g.delRel[f.pred]] = append(anchors[g.delRel[f.pred]], &anchor{r: r, atom: -1, filter: i})
+				anchors[g.delRel[f.pred]] = append(anchors[g.delRel[f.pred]], &anchor{r: r, atom: -1, filter: i, seq: seq})
+				seq++
 			}
 		}
 		if !anchored {
 			b := g.scratch(len(r.s.vars))
-			err := g.j.run(r.plan(-1, b), b, r.emit)
+			pl, err := r.plan(g.j.ctx, -1, b)
+			if err == nil {
+				err = g.j.run(pl, b, r.emit)
+			}
 			g.release(b)
 			if err != nil {
 				return err
 			}
 		}
 	}
-	vals := make([]int, 0, 8)
-	var key []byte
-	for len(*queue) > 0 {
+	// visit joins the tuple vals with anchor an, on binding b
+	live := make([]int, 0, 8)
+	visit := func(an *anchor, vals []int, b []int32) error {
+		r := an.r
+		if an.filter >= 0 {
+			if !g.unify(r.q.filters[an.filter].args, vals, b, r.s) {
+				return nil
+			}
+			return g.runPlan(r, filterAnchor(an.filter), b)
+		}
+		if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
+			return nil
+		}
+		if an.key == -1 {
+			if groundLeft[r]--; groundLeft[r] > 0 {
+				return nil
+			}
+		} else if groundLeft[r] > 0 {
+			return nil
+		}
+		if an.seen != nil {
+			live = live[:0]
+			for _, c := range an.live {
+				live = append(live, vals[c])
+			}
+			k := tupleKey(live)
+			if _, dup := an.seen[k]; dup {
+				return nil
+			}
+			an.seen[k] = struct{}{}
+		}
+		return g.runPlan(r, an.key, b)
+	}
+	for n := 0; len(*queue) > 0; n++ {
+		if n&1023 == 1023 && g.j.ctx.Err() != nil {
+			return g.j.ctx.Err()
+		}
 		it := (*queue)[0]
 		*queue = (*queue)[1:]
 		vals = vals[:0]
 		for _, x := range it.rel.tuple(it.idx) {
 			vals = append(vals, int(x))
 		}
-		for _, an := range anchors[it.rel] {
-			r := an.r
-			b := g.scratch(len(r.s.vars))
-			err := func() error {
-				if an.filter >= 0 {
-					if !g.unify(r.q.filters[an.filter].args, vals, b, r.s) {
-						return nil
-					}
-					return g.j.run(r.plan(filterAnchor(an.filter), b), b, r.emit)
-				}
-				if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
-					return nil
-				}
-				if an.seen != nil {
-					key = key[:0]
-					for _, c := range an.live {
-						x := vals[c]
-						key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
-					}
-					if _, dup := an.seen[string(key)]; dup {
-						return nil
-					}
-					an.seen[string(key)] = struct{}{}
-				}
-				return g.j.run(r.plan(an.atom, b), b, r.emit)
-			}()
+		var own []*anchor
+		if ground[it.rel] != nil {
+			own = ground[it.rel][tupleKey(vals)]
+		}
+		ans := anchors[it.rel]
+		if len(own) > 0 { // in the order of the rules and their atoms
+			ans = slices.SortedFunc(slices.Values(slices.Concat(own, ans)), func(x, y *anchor) int { return x.seq - y.seq })
+		}
+		for _, an := range ans {
+			b := g.scratch(len(an.r.s.vars))
+			err := visit(an, vals, b)
 			g.release(b)
 			if err != nil {
 				return err
@@ -117,15 +186,24 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 	return nil
 }
 
+// runPlan runs r's plan for the key on binding b.
+func (g *grounder) runPlan(r *rule, key int, b []int32) error {
+	pl, err := r.plan(g.j.ctx, key, b)
+	if err != nil {
+		return err
+	}
+	return g.j.run(pl, b, r.emit)
+}
+
 // filterAnchor is the plan key of a run anchored at filter i.
 func filterAnchor(i int) int { return -2 - i }
 
 // plan returns the cached plan of r for an anchor atom (-1 for none, or
 // filterAnchor(i) for filter i): the anchor's tuple is given, so its
 // variables are bound and the atom itself needs no visit.
-func (r *rule) plan(anchorAtom int, binding []int32) *joinPlan {
+func (r *rule) plan(ctx context.Context, anchorAtom int, binding []int32) (*joinPlan, error) {
 	if pl, ok := r.plans[anchorAtom]; ok && !pl.stale() {
-		return pl
+		return pl, nil
 	}
 	bound := make([]bool, len(binding))
 	for i, x := range binding {
@@ -137,9 +215,12 @@ func (r *rule) plan(anchorAtom int, binding []int32) *joinPlan {
 		cp.atoms = append(append([]atom(nil), q.atoms[:anchorAtom]...), q.atoms[anchorAtom+1:]...)
 		q = &cp
 	}
-	pl := q.plan(bound)
+	pl, err := q.planCtx(ctx, bound)
+	if err != nil {
+		return nil, err
+	}
 	r.plans[anchorAtom] = pl
-	return pl
+	return pl, nil
 }
 
 // reach computes the delete-relaxed reachable fluent facts and the action

@@ -163,3 +163,45 @@ func TestSplitSpan(t *testing.T) {
 		t.Errorf("%d synthetic methods, want 24", synth)
 	}
 }
+
+// TestUniversalPrecondition: a universal precondition is expanded over
+// the objects into ground atoms, which the fixpoint counts down rather
+// than joining at each (a join per atom costs time quadratic in them);
+// an action is found whether its other precondition comes before the
+// last of those atoms (act) or after all of them (fin).
+func TestUniversalPrecondition(t *testing.T) {
+	domain := `(define (domain u) (:requirements :universal-preconditions :universal-effects)
+  (:types thing)
+  (:constants o4 - thing)
+  (:predicates (p ?a ?b - thing) (ready ?x - thing) (late ?x - thing) (done ?x - thing))
+  (:task t :parameters (?x - thing))
+  (:method m :parameters (?x - thing) :task (t ?x)
+    :ordered-subtasks (and (prep ?x) (set ?x) (prep-late ?x) (act ?x) (fin ?x)))
+  (:action prep :parameters (?x - thing) :effect (ready ?x))
+  (:action set :parameters (?x - thing) :effect (forall (?a ?b - thing) (p ?a ?b)))
+  (:action prep-late :parameters (?x - thing) :precondition (p o4 o4) :effect (late ?x))
+  (:action act :parameters (?x - thing)
+    :precondition (and (forall (?a ?b - thing) (p ?a ?b)) (ready ?x)) :effect (done ?x))
+  (:action fin :parameters (?x - thing)
+    :precondition (and (late ?x) (forall (?a ?b - thing) (p ?a ?b))) :effect (done ?x)))`
+	problem := `(define (problem u1) (:domain u)
+  (:objects o1 o2 o3 - thing)
+  (:htn :ordered-subtasks (and (t o1) (t o2)))
+  (:init))`
+	task, _, err := groundText(t, domain, problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]int{}
+	for i, a := range task.Actions {
+		found[task.TaskName(ground.TaskID(i))] = len(a.Pre)
+	}
+	for _, name := range []string{"act o1", "act o2", "fin o1", "fin o2"} {
+		pre, ok := found[name]
+		if !ok {
+			t.Errorf("%s not grounded (have %v)", name, found)
+		} else if pre != 17 {
+			t.Errorf("%s has %d preconditions, want 16 p facts and one more", name, pre)
+		}
+	}
+}
