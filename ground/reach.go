@@ -16,6 +16,14 @@ type rule struct {
 	q     *query
 	plans map[int]*joinPlan // by anchor atom, -1 for none
 	emit  func(b []int32) error
+	// groundLeft counts, during seminaive, the ground atoms of q over
+	// growing relations whose tuple has not come yet, and its ground
+	// negated atoms over facts true initially and not deleted yet: the
+	// rule has no answer before the last one comes, and then runs once.
+	// A universal precondition expanded over its objects has many ground
+	// atoms, and a run (or a plan) at each would cost time quadratic in
+	// them.
+	groundLeft int
 }
 
 // tuple names a tuple of a relation that grows during a fixpoint.
@@ -40,35 +48,30 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		// columns adds no answer and is skipped (seen)
 		live []int
 		seen map[string]struct{}
-		// key is the plan's: the atom's, or -1 for an atom without
-		// variables (ground), whose tuple binds nothing, so that the
+		// key is the plan's: the atom's or filter's (filterAnchor), or
+		// -1 for a ground one, whose tuple binds nothing, so that the
 		// plan without anchor serves it (it checks the atom, which
 		// holds)
 		key int
 		seq int // the order of anchors made
 	}
 	anchors := map[*relation][]*anchor{}
-	// groundLeft counts, per rule, its ground atoms over growing
-	// relations whose tuple has not come yet: the rule has no answer
-	// before the last one comes, and then runs once. A universal
-	// precondition expanded over its objects has many ground atoms, and
-	// a run (or a plan) at each would cost time quadratic in them.
-	groundLeft := map[*rule]int{}
 	seq := 0
 	// ground holds the ground anchors by relation and tuple (tupleKey),
 	// so that a tuple visits its own, not every ground atom of the
 	// relation
 	ground := map[*relation]map[string][]*anchor{}
 	var key []byte
-	tupleKey := func(vals []int) string {
+	// tupleKey writes the key of vals to key, read as string(key)
+	tupleKey := func(vals []int) {
 		key = key[:0]
 		for _, x := range vals {
 			key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
 		}
-		return string(key)
 	}
 	vals := make([]int, 0, 8)
 	for _, r := range rules {
+		r.groundLeft = 0
 		anchored := false
 		var mentions []int
 		for i, a := range r.q.atoms {
@@ -80,7 +83,7 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 				seq++
 				if !slices.ContainsFunc(a.args, hddl.Term.IsVar) {
 					an.key = -1
-					groundLeft[r]++
+					r.groundLeft++
 					vals = vals[:0]
 					for _, t := range a.args {
 						vals = append(vals, t.Obj())
@@ -88,8 +91,8 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 					if ground[a.rel] == nil {
 						ground[a.rel] = map[string][]*anchor{}
 					}
-					k := tupleKey(vals)
-					ground[a.rel][k] = append(ground[a.rel][k], an)
+					tupleKey(vals)
+					ground[a.rel][string(key)] = append(ground[a.rel][string(key)], an)
 					anchored = true
 					continue
 				}
@@ -106,12 +109,39 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		// a negated fluent atom becomes true for a new binding when an
 		// initially true fact is deleted
 		for i, f := range r.q.filters {
-			if f.kind == fCanBeFalse && growing[g.delRel[f.pred]] {
-				anchors[g.delRel[f.pred]] = append(anchors[g.delRel[f.pred]], &anchor{r: r, atom: -1, filter: i, seq: seq})
-				seq++
+			if i&4095 == 4095 && g.j.ctx.Err() != nil {
+				return g.j.ctx.Err()
 			}
+			if f.kind != fCanBeFalse || !growing[g.delRel[f.pred]] {
+				continue
+			}
+			an := &anchor{r: r, atom: -1, filter: i, key: filterAnchor(i), seq: seq}
+			seq++
+			if !slices.ContainsFunc(f.args, hddl.Term.IsVar) {
+				// a ground negated atom: its fact can be false for good
+				// already, or once deleted, which is counted down
+				tup := make([]int32, len(f.args))
+				vals = vals[:0]
+				for j, t := range f.args {
+					tup[j] = int32(t.Obj())
+					vals = append(vals, t.Obj())
+				}
+				if g.canBeFalse(f.pred, tup) {
+					continue
+				}
+				an.key = -1
+				r.groundLeft++
+				rel := g.delRel[f.pred]
+				if ground[rel] == nil {
+					ground[rel] = map[string][]*anchor{}
+				}
+				tupleKey(vals)
+				ground[rel][string(key)] = append(ground[rel][string(key)], an)
+				continue
+			}
+			anchors[g.delRel[f.pred]] = append(anchors[g.delRel[f.pred]], an)
 		}
-		if !anchored {
+		if !anchored && r.groundLeft == 0 {
 			b := g.scratch(len(r.s.vars))
 			pl, err := r.plan(g.j.ctx, -1, b)
 			if err == nil {
@@ -131,16 +161,14 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 			if !g.unify(r.q.filters[an.filter].args, vals, b, r.s) {
 				return nil
 			}
-			return g.runPlan(r, filterAnchor(an.filter), b)
-		}
-		if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
+		} else if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
 			return nil
 		}
 		if an.key == -1 {
-			if groundLeft[r]--; groundLeft[r] > 0 {
+			if r.groundLeft--; r.groundLeft > 0 {
 				return nil
 			}
-		} else if groundLeft[r] > 0 {
+		} else if r.groundLeft > 0 {
 			return nil
 		}
 		if an.seen != nil {
@@ -148,11 +176,11 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 			for _, c := range an.live {
 				live = append(live, vals[c])
 			}
-			k := tupleKey(live)
-			if _, dup := an.seen[k]; dup {
+			tupleKey(live)
+			if _, dup := an.seen[string(key)]; dup {
 				return nil
 			}
-			an.seen[k] = struct{}{}
+			an.seen[string(key)] = struct{}{}
 		}
 		return g.runPlan(r, an.key, b)
 	}
@@ -167,8 +195,9 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 			vals = append(vals, int(x))
 		}
 		var own []*anchor
-		if ground[it.rel] != nil {
-			own = ground[it.rel][tupleKey(vals)]
+		if gr := ground[it.rel]; gr != nil {
+			tupleKey(vals)
+			own = gr[string(key)]
 		}
 		ans := anchors[it.rel]
 		if len(own) > 0 { // in the order of the rules and their atoms

@@ -205,3 +205,44 @@ func TestUniversalPrecondition(t *testing.T) {
 		}
 	}
 }
+
+// TestUniversalNegatedPrecondition: a universal negated precondition is
+// expanded into ground negated atoms; those over facts true initially are
+// counted down as the facts are deleted, and an action one of whose facts
+// is never deleted is not reached.
+func TestUniversalNegatedPrecondition(t *testing.T) {
+	domain := `(define (domain n) (:requirements :universal-preconditions :universal-effects :negative-preconditions)
+  (:types thing)
+  (:predicates (p ?a ?b - thing) (r ?a - thing) (done ?x - thing))
+  (:task t :parameters (?x - thing))
+  (:method m :parameters (?x - thing) :task (t ?x) :ordered-subtasks (and (clear ?x) (act ?x)))
+  (:method m-never :parameters (?x - thing) :task (t ?x) :ordered-subtasks (and (clear ?x) (never ?x)))
+  (:action clear :parameters (?x - thing) :effect (forall (?a ?b - thing) (not (p ?a ?b))))
+  (:action act :parameters (?x - thing)
+    :precondition (forall (?a ?b - thing) (not (p ?a ?b))) :effect (done ?x))
+  (:action never :parameters (?x - thing)
+    :precondition (and (forall (?a ?b - thing) (not (p ?a ?b))) (forall (?a - thing) (not (r ?a))))
+    :effect (done ?x)))`
+	problem := `(define (problem n1) (:domain n)
+  (:objects o1 o2 o3 - thing)
+  (:htn :ordered-subtasks (and (t o1) (t o2)))
+  (:init (p o1 o1) (p o1 o2) (p o3 o2) (r o2)))`
+	task, _, err := groundText(t, domain, problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for i := range task.Actions {
+		found[task.TaskName(ground.TaskID(i))] = true
+	}
+	for _, name := range []string{"act o1", "act o2"} {
+		if !found[name] {
+			t.Errorf("%s not grounded (have %v)", name, found)
+		}
+	}
+	for _, name := range []string{"never o1", "never o2"} {
+		if found[name] {
+			t.Errorf("%s grounded, but (r o2) is never deleted", name)
+		}
+	}
+}
