@@ -113,6 +113,9 @@ type dfs struct {
 	// the task with the fewest live methods per weight (dom/wdeg in CSP
 	// terms). The weights are kept across restarts.
 	weight []int64
+	// orders are free slices for valueOrder, keys its scratch
+	orders [][]int32
+	keys   []int64
 	// ahead lets the search decompose a compound task before its
 	// predecessors are done (decomposeAhead) when it is more constrained
 	// than those it could decompose now
@@ -1099,6 +1102,11 @@ func (s *dfs) search() (bool, error) {
 	// of a variable only its action uses, as Towers' moves, would cost a
 	// search node each)
 	alone := now && len(s.front.Members) == 1
+	var order []int32
+	if s.groups != nil && len(ms) > 1 && !s.opt.NoValueOrder {
+		order = s.valueOrder(ms, off)
+		ms, off = order, 0
+	}
 	for i := range ms {
 		m := ms[(i+off)%len(ms)]
 		if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
@@ -1119,8 +1127,37 @@ func (s *dfs) search() (bool, error) {
 		}
 		s.undo()
 	}
+	if order != nil {
+		s.orders = append(s.orders, order[:0])
+	}
 	if !s.opt.NoLastConflict {
 		s.lastConflict, s.lastTask = best, s.nodes[best].task
 	}
 	return false, nil
+}
+
+// valueOrder returns the methods ms of a choice task (from the one at off
+// on, round) with those binding choice-group values fewest live methods
+// can still take first (Options.NoValueOrder), in a slice the caller hands
+// back to s.orders when done.
+func (s *dfs) valueOrder(ms []int32, off int) []int32 {
+	keys := s.keys[:0]
+	for i := range ms {
+		m := ms[(i+off)%len(ms)]
+		var score int64
+		for _, p := range s.groups.methPairs[m] {
+			score += int64(s.groups.cnt[p])
+		}
+		keys = append(keys, score<<32|int64(i))
+	}
+	slices.Sort(keys)
+	s.keys = keys
+	var order []int32
+	if n := len(s.orders); n > 0 {
+		order, s.orders = s.orders[n-1], s.orders[:n-1]
+	}
+	for _, k := range keys {
+		order = append(order, ms[(int(k&0xffffffff)+off)%len(ms)])
+	}
+	return order
 }

@@ -291,3 +291,59 @@ func TestLastConflict(t *testing.T) {
 		}
 	}
 }
+
+// TestValueOrder: at every branching of a search on a hard puzzle, the
+// methods valueOrder gives are those of the task, each once, with the
+// sums of the live takers of their values in increasing order, and ties
+// in the order the search would try them without it (from off on).
+func TestValueOrder(t *testing.T) {
+	v, groups := hardView(t, "unordered")
+	s := newDFS(context.Background(), v, Options{RestartBudget: 300, MaxNodes: 3000}, &Stats{}, groups)
+	if s.groups == nil {
+		t.Fatal("no choice groups")
+	}
+	score := func(m int32) int64 {
+		var x int64
+		for _, p := range s.groups.methPairs[m] {
+			x += int64(s.groups.cnt[p])
+		}
+		return x
+	}
+	checked, mixed := 0, 0
+	s.hooks.check = func(s *dfs) {
+		for c, ms := range s.v.taskMeths {
+			if len(ms) < 2 || c%7 != int(s.stats.Nodes%7) {
+				continue
+			}
+			off := int(s.stats.Nodes) % len(ms)
+			order := s.valueOrder(ms, off)
+			if len(order) != len(ms) {
+				t.Fatalf("%d methods ordered, want %d", len(order), len(ms))
+			}
+			pos := map[int32]int{}
+			for i := range ms {
+				pos[ms[(i+off)%len(ms)]] = i
+			}
+			for i := 1; i < len(order); i++ {
+				a, b := order[i-1], order[i]
+				if score(a) > score(b) || score(a) == score(b) && pos[a] > pos[b] {
+					t.Fatalf("method %d (score %d) before %d (score %d)", a, score(a), b, score(b))
+				}
+				if score(a) < score(b) {
+					mixed++
+				}
+			}
+			if len(pos) != len(order) {
+				t.Fatal("a method twice")
+			}
+			s.orders = append(s.orders, order[:0])
+			checked++
+		}
+	}
+	if _, err := s.run(); err != nil && err != ErrNodeLimit {
+		t.Fatal(err)
+	}
+	if checked == 0 || mixed == 0 {
+		t.Fatalf("%d orders checked, %d with scores that differ", checked, mixed)
+	}
+}

@@ -133,6 +133,13 @@ type Options struct {
 	// waits for nothing, so that the search finds out at once whether the
 	// choice it went back to changed anything for it.
 	NoLastConflict bool
+	// NoValueOrder makes the depth-first search try a choice task's
+	// methods in the domain's order (or from a random one after a
+	// restart). By default those that bind choice-group values fewest
+	// live methods can still take go first: the scarce value, which other
+	// tasks can hardly take, and the choice that takes the fewest options
+	// from them (least constraining value, in CSP terms).
+	NoValueOrder bool
 	// Serial makes the search of a partially ordered network carry each
 	// decomposition through before it touches a task outside it: a
 	// method's subtasks may still run in any order their ordering allows,
