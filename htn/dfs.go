@@ -113,9 +113,12 @@ type dfs struct {
 	// the task with the fewest live methods per weight (dom/wdeg in CSP
 	// terms). The weights are kept across restarts.
 	weight []int64
-	// orders are free slices for valueOrder, keys its scratch
+	// orders are free slices for valueOrder, keys its scratch; saved is
+	// the method each choice task (TaskID-nA) took last, or -1, kept
+	// across restarts (phase saving, in SAT terms)
 	orders [][]int32
 	keys   []int64
+	saved  []int32
 	// ahead lets the search decompose a compound task before its
 	// predecessors are done (decomposeAhead) when it is more constrained
 	// than those it could decompose now
@@ -254,6 +257,12 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		s.groups = newGroupState(s, groups)
 		if s.groups != nil {
 			s.groups.addFilters(s, groups)
+			if !opt.NoValueOrder {
+				s.saved = make([]int32, len(t.Compounds))
+				for i := range s.saved {
+					s.saved[i] = -1
+				}
+			}
 		}
 	}
 	if v.recursive {
@@ -1104,7 +1113,7 @@ func (s *dfs) search() (bool, error) {
 	alone := now && len(s.front.Members) == 1
 	var order []int32
 	if s.groups != nil && len(ms) > 1 && !s.opt.NoValueOrder {
-		order = s.valueOrder(ms, off)
+		order = s.valueOrder(c, ms, off)
 		ms, off = order, 0
 	}
 	for i := range ms {
@@ -1121,6 +1130,9 @@ func (s *dfs) search() (bool, error) {
 		if s.recursionCut(best, m) {
 			continue
 		}
+		if order != nil {
+			s.saved[c] = m
+		}
 		s.decomposeNode(best, m)
 		if ok, err := s.search(); ok || err != nil {
 			return ok, err
@@ -1136,11 +1148,11 @@ func (s *dfs) search() (bool, error) {
 	return false, nil
 }
 
-// valueOrder returns the methods ms of a choice task (from the one at off
-// on, round) with those binding choice-group values fewest live methods
-// can still take first (Options.NoValueOrder), in a slice the caller hands
-// back to s.orders when done.
-func (s *dfs) valueOrder(ms []int32, off int) []int32 {
+// valueOrder returns the methods ms of choice task c (from the one at off
+// on, round) in the value order (Options.NoValueOrder): the method c took
+// last (saved), then those binding choice-group values fewest live methods
+// can still take; in a slice the caller hands back to s.orders when done.
+func (s *dfs) valueOrder(c int, ms []int32, off int) []int32 {
 	keys := s.keys[:0]
 	for i := range ms {
 		m := ms[(i+off)%len(ms)]
@@ -1158,6 +1170,12 @@ func (s *dfs) valueOrder(ms []int32, off int) []int32 {
 	}
 	for _, k := range keys {
 		order = append(order, ms[(int(k&0xffffffff)+off)%len(ms)])
+	}
+	if sv := s.saved[c]; sv >= 0 {
+		if i := slices.Index(order, sv); i > 0 {
+			copy(order[1:i+1], order[:i])
+			order[0] = sv
+		}
 	}
 	return order
 }

@@ -293,9 +293,10 @@ func TestLastConflict(t *testing.T) {
 }
 
 // TestValueOrder: at every branching of a search on a hard puzzle, the
-// methods valueOrder gives are those of the task, each once, with the
-// sums of the live takers of their values in increasing order, and ties
-// in the order the search would try them without it (from off on).
+// methods valueOrder gives are those of the task, each once: the one the
+// task took last first, if any, then the others by the sums of the live
+// takers of their values in increasing order, ties in the order the
+// search would try them without it (from off on).
 func TestValueOrder(t *testing.T) {
 	v, groups := hardView(t, "unordered")
 	s := newDFS(context.Background(), v, Options{RestartBudget: 300, MaxNodes: 3000}, &Stats{}, groups)
@@ -309,20 +310,37 @@ func TestValueOrder(t *testing.T) {
 		}
 		return x
 	}
-	checked, mixed := 0, 0
+	checked, mixed, saved := 0, 0, 0
 	s.hooks.check = func(s *dfs) {
 		for c, ms := range s.v.taskMeths {
 			if len(ms) < 2 || c%7 != int(s.stats.Nodes%7) {
 				continue
 			}
 			off := int(s.stats.Nodes) % len(ms)
-			order := s.valueOrder(ms, off)
-			if len(order) != len(ms) {
-				t.Fatalf("%d methods ordered, want %d", len(order), len(ms))
-			}
 			pos := map[int32]int{}
 			for i := range ms {
 				pos[ms[(i+off)%len(ms)]] = i
+			}
+			order := s.valueOrder(c, ms, off)
+			if len(order) != len(ms) {
+				t.Fatalf("%d methods ordered, want %d", len(order), len(ms))
+			}
+			full := order
+			for _, m := range full {
+				if _, ok := pos[m]; !ok {
+					t.Fatalf("method %d is not one of task %d", m, c)
+				}
+			}
+			if len(slices.Compact(slices.Sorted(slices.Values(full)))) != len(ms) {
+				t.Fatal("a method twice")
+			}
+			if sv := s.saved[c]; sv >= 0 {
+				// the method the task took last goes first
+				if order[0] != sv {
+					t.Fatalf("method %d first, want %d, the one task %d took last", order[0], sv, c)
+				}
+				order = order[1:]
+				saved++
 			}
 			for i := 1; i < len(order); i++ {
 				a, b := order[i-1], order[i]
@@ -333,17 +351,14 @@ func TestValueOrder(t *testing.T) {
 					mixed++
 				}
 			}
-			if len(pos) != len(order) {
-				t.Fatal("a method twice")
-			}
-			s.orders = append(s.orders, order[:0])
+			s.orders = append(s.orders, full[:0])
 			checked++
 		}
 	}
 	if _, err := s.run(); err != nil && err != ErrNodeLimit {
 		t.Fatal(err)
 	}
-	if checked == 0 || mixed == 0 {
-		t.Fatalf("%d orders checked, %d with scores that differ", checked, mixed)
+	if checked == 0 || mixed == 0 || saved == 0 {
+		t.Fatalf("%d orders checked, %d with scores that differ, %d with a saved method", checked, mixed, saved)
 	}
 }

@@ -135,10 +135,12 @@ type Options struct {
 	NoLastConflict bool
 	// NoValueOrder makes the depth-first search try a choice task's
 	// methods in the domain's order (or from a random one after a
-	// restart). By default those that bind choice-group values fewest
-	// live methods can still take go first: the scarce value, which other
-	// tasks can hardly take, and the choice that takes the fewest options
-	// from them (least constraining value, in CSP terms).
+	// restart). By default the method the task took last goes first
+	// (phase saving, kept across restarts), then those that bind
+	// choice-group values fewest live methods can still take: the scarce
+	// value, which other tasks can hardly take, and the choice that takes
+	// the fewest options from them (least constraining value, in CSP
+	// terms).
 	NoValueOrder bool
 	// Serial makes the search of a partially ordered network carry each
 	// decomposition through before it touches a task outside it: a
