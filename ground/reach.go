@@ -70,6 +70,20 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		}
 	}
 	vals := make([]int, 0, 8)
+	// addGround files an's ground atom or filter, over rel, by its tuple
+	addGround := func(rel *relation, args []hddl.Term, an *anchor) {
+		an.key = -1
+		an.r.groundLeft++
+		vals = vals[:0]
+		for _, t := range args {
+			vals = append(vals, t.Obj())
+		}
+		if ground[rel] == nil {
+			ground[rel] = map[string][]*anchor{}
+		}
+		tupleKey(vals)
+		ground[rel][string(key)] = append(ground[rel][string(key)], an)
+	}
 	for _, r := range rules {
 		r.groundLeft = 0
 		anchored := false
@@ -82,17 +96,7 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 				an := &anchor{r: r, atom: i, filter: -1, key: i, seq: seq}
 				seq++
 				if !slices.ContainsFunc(a.args, hddl.Term.IsVar) {
-					an.key = -1
-					r.groundLeft++
-					vals = vals[:0]
-					for _, t := range a.args {
-						vals = append(vals, t.Obj())
-					}
-					if ground[a.rel] == nil {
-						ground[a.rel] = map[string][]*anchor{}
-					}
-					tupleKey(vals)
-					ground[a.rel][string(key)] = append(ground[a.rel][string(key)], an)
+					addGround(a.rel, a.args, an)
 					anchored = true
 					continue
 				}
@@ -121,22 +125,12 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 				// a ground negated atom: its fact can be false for good
 				// already, or once deleted, which is counted down
 				tup := make([]int32, len(f.args))
-				vals = vals[:0]
 				for j, t := range f.args {
 					tup[j] = int32(t.Obj())
-					vals = append(vals, t.Obj())
 				}
-				if g.canBeFalse(f.pred, tup) {
-					continue
+				if !g.canBeFalse(f.pred, tup) {
+					addGround(g.delRel[f.pred], f.args, an)
 				}
-				an.key = -1
-				r.groundLeft++
-				rel := g.delRel[f.pred]
-				if ground[rel] == nil {
-					ground[rel] = map[string][]*anchor{}
-				}
-				tupleKey(vals)
-				ground[rel][string(key)] = append(ground[rel][string(key)], an)
 				continue
 			}
 			anchors[g.delRel[f.pred]] = append(anchors[g.delRel[f.pred]], an)
@@ -201,7 +195,8 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		}
 		ans := anchors[it.rel]
 		if len(own) > 0 { // in the order of the rules and their atoms
-			ans = slices.SortedFunc(slices.Values(slices.Concat(own, ans)), func(x, y *anchor) int { return x.seq - y.seq })
+			ans = slices.Concat(own, ans)
+			slices.SortFunc(ans, func(x, y *anchor) int { return x.seq - y.seq })
 		}
 		for _, an := range ans {
 			b := g.scratch(len(an.r.s.vars))
