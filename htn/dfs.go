@@ -93,7 +93,9 @@ type dfs struct {
 	deadEnd  int     // tasks or checks in the network that died
 	// goalBy[i] counts the alive task nodes that may reach goal i
 	// (view.goalMask)
-	goalBy [64]int32
+	goalBy []int32
+	// goalScratch holds two goal masks for goalOrder
+	goalScratch []uint64
 
 	visited *seenSet
 	key     []byte
@@ -226,6 +228,8 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		s.count[c] = int32(len(ms))
 	}
 	s.inNet = make([]int32, t.NumTasks())
+	s.goalBy = make([]int32, len(v.goals))
+	s.goalScratch = make([]uint64, 2*v.goalW)
 	s.checkIn = make([]int32, len(v.meths))
 	if !opt.NoDeadEnds && !opt.NoReach && !v.recursive {
 		s.reach = newReach(v)
@@ -370,19 +374,32 @@ func (s *dfs) countGoals(id int32, d int32) {
 	if s.v.goalMask == nil {
 		return
 	}
-	for m := s.v.goalMask[id]; m != 0; m &= m - 1 {
-		s.goalBy[bits.TrailingZeros64(m)] += d
+	for k, w := range s.v.reachable(id) {
+		for ; w != 0; w &= w - 1 {
+			s.goalBy[k<<6+bits.TrailingZeros64(w)] += d
+		}
 	}
 }
 
 // goalLost reports whether a goal is not met and no task of the network
 // can meet it any more: the end state would miss it whatever comes.
 func (s *dfs) goalLost() bool {
-	for i, g := range s.v.goals {
-		if s.goalBy[i] == 0 && s.has(g) == (i >= s.v.goalsPos) {
+	// the positive goals: one not met that no task of the network may
+	// reach, or that no action in reach adds (a loop run at every node,
+	// over up to maxGoals goals, so kept tight)
+	pos := s.v.goals[:s.v.goalsPos]
+	goalBy := s.goalBy[:len(pos)]
+	var addCnt []int32
+	if s.reach != nil {
+		addCnt = s.reach.addCnt
+	}
+	for i, g := range pos {
+		if (goalBy[i] == 0 || addCnt != nil && addCnt[g] == 0) && !s.has(g) {
 			return true
 		}
-		if i < s.v.goalsPos && s.reachLost(g) {
+	}
+	for i, g := range s.v.goals[s.v.goalsPos:] {
+		if s.goalBy[s.v.goalsPos+i] == 0 && s.has(g) {
 			return true
 		}
 	}
@@ -1115,6 +1132,9 @@ func (s *dfs) search() (bool, error) {
 	if s.groups != nil && len(ms) > 1 && !s.opt.NoValueOrder {
 		order = s.valueOrder(c, ms, off)
 		ms, off = order, 0
+	} else if s.v.goalMask != nil && len(ms) > 1 && s.v.goalTells[c] && !s.opt.NoValueOrder {
+		order = s.goalOrder(ms, off)
+		ms, off = order, 0
 	}
 	for i := range ms {
 		m := ms[(i+off)%len(ms)]
@@ -1130,7 +1150,7 @@ func (s *dfs) search() (bool, error) {
 		if s.recursionCut(best, m) {
 			continue
 		}
-		if order != nil {
+		if order != nil && s.saved != nil {
 			s.saved[c] = m
 		}
 		s.decomposeNode(best, m)
@@ -1162,6 +1182,53 @@ func (s *dfs) valueOrder(c int, ms []int32, off int) []int32 {
 		}
 		keys = append(keys, score<<32|int64(i))
 	}
+	order := s.sorted(ms, off, keys)
+	if sv := s.saved[c]; sv >= 0 {
+		if i := slices.Index(order, sv); i > 0 {
+			copy(order[1:i+1], order[:i])
+			order[0] = sv
+		}
+	}
+	return order
+}
+
+// goalOrder returns the methods ms (from the one at off on, round) in the
+// goal order (Options.NoValueOrder): those whose subtasks may reach the
+// most goals not met now go first, ties in the order given; in a slice
+// the caller hands back to s.orders when done. A task binding a variable
+// the goal fixes (a part's colour, say) tries the goal's value first.
+func (s *dfs) goalOrder(ms []int32, off int) []int32 {
+	w := s.v.goalW
+	open := s.goalScratch[:w]
+	clear(open)
+	for i, g := range s.v.goals {
+		if s.has(g) == (i >= s.v.goalsPos) {
+			open[i>>6] |= 1 << (i & 63)
+		}
+	}
+	reach := s.goalScratch[w : 2*w]
+	keys := s.keys[:0]
+	for i := range ms {
+		m := ms[(i+off)%len(ms)]
+		clear(reach)
+		for _, t := range s.v.meths[m].Subtasks {
+			for k, x := range s.v.reachable(int32(t)) {
+				reach[k] |= x
+			}
+		}
+		n := 0
+		for k, x := range reach {
+			n += bits.OnesCount64(x & open[k])
+		}
+		keys = append(keys, int64(maxGoals-n)<<32|int64(i))
+	}
+	return s.sorted(ms, off, keys)
+}
+
+// sorted sorts keys, each a score above the position (from off) of a
+// method of ms in its low 32 bits, and returns the methods in that order,
+// in a slice from s.orders.
+func (s *dfs) sorted(ms []int32, off int, keys []int64) []int32 {
 	slices.Sort(keys)
 	s.keys = keys
 	var order []int32
@@ -1170,12 +1237,6 @@ func (s *dfs) valueOrder(c int, ms []int32, off int) []int32 {
 	}
 	for _, k := range keys {
 		order = append(order, ms[(int(k&0xffffffff)+off)%len(ms)])
-	}
-	if sv := s.saved[c]; sv >= 0 {
-		if i := slices.Index(order, sv); i > 0 {
-			copy(order[1:i+1], order[:i])
-			order[0] = sv
-		}
 	}
 	return order
 }

@@ -3,6 +3,7 @@ package htn
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,21 +97,23 @@ func TestSerial(t *testing.T) {
 
 func TestGoalLost(t *testing.T) {
 	v := loadView(t, "goal")
-	s := newDFS(context.Background(), v, Options{NoRestarts: true, MaxNodes: 200}, &Stats{}, nil)
+	// without the goal order, which would try m-a-make first
+	// (TestGoalOrder)
+	s := newDFS(context.Background(), v, Options{NoRestarts: true, NoValueOrder: true, MaxNodes: 200}, &Stats{}, nil)
 	// the counts of the tasks that may reach each goal stay those of the
 	// network
 	s.hooks.check = func(s *dfs) {
-		var want [64]int32
+		want := make([]int32, len(s.v.goals))
 		for i := range s.nodes {
 			if nd := &s.nodes[i]; nd.alive && nd.kind == nodeTask {
 				for j := range s.v.goals {
-					if s.v.goalMask[nd.id]&(1<<j) != 0 {
+					if s.v.reachable(nd.id)[j>>6]&(1<<(j&63)) != 0 {
 						want[j]++
 					}
 				}
 			}
 		}
-		if want != s.goalBy {
+		if !slices.Equal(want, s.goalBy) {
 			t.Fatalf("after %d nodes: goal counts %v, want %v", s.stats.Nodes, s.goalBy[:len(s.v.goals)], want[:len(s.v.goals)])
 		}
 	}
@@ -124,6 +127,80 @@ func TestGoalLost(t *testing.T) {
 		t.Error("no dead end: the lost goal was not seen")
 	}
 	t.Logf("%d nodes, %d dead ends", s.stats.Nodes, s.stats.DeadEnds)
+}
+
+// TestGoalOrder: the goal order tries first the method of (a) that
+// reaches the goal, and no node is a dead end.
+func TestGoalOrder(t *testing.T) {
+	v := loadView(t, "goal")
+	s := newDFS(context.Background(), v, Options{NoRestarts: true, MaxNodes: 200}, &Stats{}, nil)
+	ok, err := s.run()
+	if !ok || err != nil {
+		t.Fatalf("no plan in %d nodes: %v", s.stats.Nodes, err)
+	}
+	if s.stats.DeadEnds != 0 {
+		t.Errorf("%d dead ends: the method reaching the goal was not tried first", s.stats.DeadEnds)
+	}
+	var names []string
+	for _, st := range s.path {
+		if st.method >= 0 {
+			names = append(names, s.v.t.MethodName(ground.MethodID(st.method)))
+		}
+	}
+	if len(names) == 0 || !strings.HasPrefix(names[0], "m-a-make") {
+		t.Errorf("decompositions %v, want m-a-make first", names)
+	}
+}
+
+// TestGoalOrderWide: a goal state of more than 64 facts (several words
+// of goal masks). Each part is painted one of three colours, the goal
+// fixes each part's colour, and painting is for good: the goal order
+// paints every part its goal's colour at the first try.
+func TestGoalOrderWide(t *testing.T) {
+	const parts = 150
+	var objs, tasks, goal, init strings.Builder
+	for i := range parts {
+		fmt.Fprintf(&objs, " p%d", i)
+		fmt.Fprintf(&tasks, " (paint p%d)", i)
+		fmt.Fprintf(&goal, " (painted p%d c%d)", i, (i*7)%3)
+		fmt.Fprintf(&init, " (fresh p%d)", i)
+	}
+	domain := `(define (domain paint)
+  (:requirements :hierarchy :typing)
+  (:types part colour)
+  (:constants c0 c1 c2 - colour)
+  (:predicates (fresh ?p - part) (painted ?p - part ?c - colour))
+  (:task paint :parameters (?p - part))
+  (:method m-paint :parameters (?p - part ?c - colour) :task (paint ?p)
+    :ordered-subtasks (and (apply ?p ?c)))
+  (:action apply :parameters (?p - part ?c - colour)
+    :precondition (fresh ?p) :effect (and (not (fresh ?p)) (painted ?p ?c))))`
+	problem := fmt.Sprintf(`(define (problem wide) (:domain paint)
+  (:objects%s - part)
+  (:htn :ordered-subtasks (and%s))
+  (:init%s)
+  (:goal (and%s)))`, objs.String(), tasks.String(), init.String(), goal.String())
+	p := testutil.ParseHDDL(t, domain, problem)
+	v, err := newView(context.Background(), testutil.Ground(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.goals) != parts || v.goalW != (parts+63)/64 {
+		t.Fatalf("%d goals in %d words, want %d", len(v.goals), v.goalW, parts)
+	}
+	for _, opt := range []Options{{NoRestarts: true}, {NoRestarts: true, NoValueOrder: true}} {
+		s := newDFS(context.Background(), v, opt, &Stats{}, nil)
+		ok, err := s.run()
+		if !ok || err != nil {
+			t.Fatalf("%+v: no plan in %d nodes: %v", opt, s.stats.Nodes, err)
+		}
+		switch {
+		case !opt.NoValueOrder && s.stats.DeadEnds != 0:
+			t.Errorf("goal order: %d dead ends, want none", s.stats.DeadEnds)
+		case opt.NoValueOrder && s.stats.DeadEnds == 0:
+			t.Errorf("domain order: no dead end (the test does not test the goal order)")
+		}
+	}
 }
 
 // lift is a recursive domain whose goto task has a method per pair of

@@ -133,14 +133,17 @@ type Options struct {
 	// waits for nothing, so that the search finds out at once whether the
 	// choice it went back to changed anything for it.
 	NoLastConflict bool
-	// NoValueOrder makes the depth-first search try a choice task's
-	// methods in the domain's order (or from a random one after a
-	// restart). By default the method the task took last goes first
-	// (phase saving, kept across restarts), then those that bind
-	// choice-group values fewest live methods can still take: the scarce
-	// value, which other tasks can hardly take, and the choice that takes
-	// the fewest options from them (least constraining value, in CSP
-	// terms).
+	// NoValueOrder makes the depth-first search try a task's methods in
+	// the domain's order (or from a random one after a restart). By
+	// default, in a task with choice groups, the method the task took
+	// last goes first (phase saving, kept across restarts), then those
+	// that bind choice-group values fewest live methods can still take:
+	// the scarce value, which other tasks can hardly take, and the choice
+	// that takes the fewest options from them (least constraining value,
+	// in CSP terms). Without choice groups, in a problem with a goal
+	// state, the methods whose subtasks may reach the most goal facts not
+	// met now go first (the goal order): a task binding a variable the
+	// goal fixes tries the goal's value first.
 	NoValueOrder bool
 	// Serial makes the search of a partially ordered network carry each
 	// decomposition through before it touches a task outside it: a

@@ -61,12 +61,31 @@ type view struct {
 	// nodes with them.)
 	settled []bool
 	// goals are the goal facts the search watches (the positive ones,
-	// then the negative ones, at most 64), and goalMask[id] the goals a
+	// then the negative ones, at most maxGoals, those not met initially
+	// first), and goalMask[id*goalW:(id+1)*goalW] the goals a
 	// decomposition of task id may reach: an action adding (for a
 	// negative goal, deleting) one, somewhere below it
 	goals    []ground.FactID
 	goalsPos int
+	goalW    int
 	goalMask []uint64
+	// goalTells[c] (per compound task, TaskID-nA): the subtasks of c's
+	// methods do not all reach the same goals, so the goal order can
+	// tell them apart (see dfs.goalOrder)
+	goalTells []bool
+}
+
+// maxGoals bounds the goals the search watches: each costs a look at
+// every search node, and a word per 64 of them per task.
+const maxGoals = 256
+
+// reachable returns the mask of the goals a decomposition of task id may
+// reach (nil without goals).
+func (v *view) reachable(id int32) []uint64 {
+	if v.goalMask == nil {
+		return nil
+	}
+	return v.goalMask[int(id)*v.goalW : int(id+1)*v.goalW]
 }
 
 // refs in trails and kill lists: methods as m >= 0, actions as -1-a.
@@ -193,30 +212,46 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 // goalMasks fills goals and goalMask.
 func (v *view) goalMasks() {
 	t := v.t
-	v.goals = append(append([]ground.FactID{}, t.Goal...), t.GoalNeg...)
-	v.goalsPos = len(t.Goal)
-	if len(v.goals) > 64 {
-		v.goals = v.goals[:64]
-		v.goalsPos = min(v.goalsPos, 64)
+	// the goals not met initially go first, so that a cap keeps them
+	init := make(map[ground.FactID]bool, len(t.Init))
+	for _, f := range t.Init {
+		init[f] = true
+	}
+	pos := slices.Clone(t.Goal)
+	neg := slices.Clone(t.GoalNeg)
+	slices.SortStableFunc(pos, func(a, b ground.FactID) int { return cmpBool(!init[a], !init[b]) })
+	slices.SortStableFunc(neg, func(a, b ground.FactID) int { return cmpBool(init[a], init[b]) })
+	v.goals = append(pos, neg...)
+	v.goalsPos = len(pos)
+	if len(v.goals) > maxGoals {
+		v.goals = v.goals[:maxGoals]
+		v.goalsPos = min(v.goalsPos, maxGoals)
 	}
 	if len(v.goals) == 0 {
 		return
 	}
-	v.goalMask = make([]uint64, t.NumTasks())
+	w := (len(v.goals) + 63) / 64
+	v.goalW = w
+	v.goalMask = make([]uint64, t.NumTasks()*w)
+	index := make(map[ground.FactID][]int, len(v.goals))
+	for i, g := range v.goals {
+		index[g] = append(index[g], i)
+	}
 	var work []int32
 	for a := range t.Actions {
-		var m uint64
-		for i, g := range v.goals {
-			effs := t.Actions[a].Add
-			if i >= v.goalsPos {
-				effs = t.Actions[a].Del
-			}
-			if slices.Contains(effs, g) {
-				m |= 1 << i
+		m := v.reachable(int32(a))
+		set := func(effs []ground.FactID, neg bool) {
+			for _, f := range effs {
+				for _, i := range index[f] {
+					if (i >= v.goalsPos) == neg {
+						m[i>>6] |= 1 << (i & 63)
+					}
+				}
 			}
 		}
-		if m != 0 {
-			v.goalMask[a] = m
+		set(t.Actions[a].Add, false)
+		set(t.Actions[a].Del, true)
+		if slices.ContainsFunc(m, func(x uint64) bool { return x != 0 }) {
 			work = append(work, int32(a))
 		}
 	}
@@ -224,14 +259,56 @@ func (v *view) goalMasks() {
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
+		mx := v.reachable(x)
 		for _, m := range v.users[x] {
-			c := v.meths[m].Task
-			if old := v.goalMask[c]; old|v.goalMask[x] != old {
-				v.goalMask[c] = old | v.goalMask[x]
-				work = append(work, int32(c))
+			c := int32(v.meths[m].Task)
+			mc := v.reachable(c)
+			grew := false
+			for k, bits := range mx {
+				if mc[k]|bits != mc[k] {
+					mc[k] |= bits
+					grew = true
+				}
+			}
+			if grew {
+				work = append(work, c)
 			}
 		}
 	}
+	v.goalTelling()
+}
+
+// goalTelling fills goalTells.
+func (v *view) goalTelling() {
+	v.goalTells = make([]bool, len(v.taskMeths))
+	first, mask := make([]uint64, v.goalW), make([]uint64, v.goalW)
+	for c, ms := range v.taskMeths {
+		for i, m := range ms {
+			clear(mask)
+			for _, t := range v.meths[m].Subtasks {
+				for k, x := range v.reachable(int32(t)) {
+					mask[k] |= x
+				}
+			}
+			if i == 0 {
+				copy(first, mask)
+			} else if !slices.Equal(first, mask) {
+				v.goalTells[c] = true
+				break
+			}
+		}
+	}
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // costs computes the least cost of the actions each task decomposes into

@@ -70,7 +70,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
 	f.BoolVar(&e.noMatching, "no-matching", false, "depth-first search: do not filter choice groups by matching (all-different consistency), only by their counters")
 	f.BoolVar(&e.noLastConf, "no-last-conflict", false, "depth-first search: after a task failed with every method, do not decompose it first at the next branching")
-	f.BoolVar(&e.noValueOrd, "no-value-order", false, "depth-first search: try a choice task's methods in the domain's order, not the one it took last and then those whose values fewest other methods can take first")
+	f.BoolVar(&e.noValueOrd, "no-value-order", false, "depth-first search: try a task's methods in the domain's order, not the one it took last and then those whose values fewest other methods can take first (choice groups), or those reaching the most unmet goal facts first (a goal state)")
 	f.BoolVar(&e.noReach, "no-reach", false, "depth-first search: do not track which facts the tasks left can still add (a fact false now that no action they reach adds kills what needs it)")
 	f.BoolVar(&e.noLocked, "no-locked", false, "depth-first search: do not kill the methods a value locked in another choice group rules out (locked candidates)")
 	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs, gbfs and astar in turn, under doubling slices of time; on a recursive network dfs also with --recursion-bound; in partial order dfs and half of gbfs serial, see --serial), dfs, gbfs or astar")
