@@ -1209,13 +1209,7 @@ func (s *dfs) goalOrder(ms []int32, off int) []int32 {
 	reach := s.goalScratch[w : 2*w]
 	keys := s.keys[:0]
 	for i := range ms {
-		m := ms[(i+off)%len(ms)]
-		clear(reach)
-		for _, t := range s.v.meths[m].Subtasks {
-			for k, x := range s.v.reachable(int32(t)) {
-				reach[k] |= x
-			}
-		}
+		s.v.methodGoals(ms[(i+off)%len(ms)], reach)
 		n := 0
 		for k, x := range reach {
 			n += bits.OnesCount64(x & open[k])

@@ -213,15 +213,12 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 func (v *view) goalMasks() {
 	t := v.t
 	// the goals not met initially go first, so that a cap keeps them
-	init := make(map[ground.FactID]bool, len(t.Init))
+	init := make([]bool, v.nFacts)
 	for _, f := range t.Init {
 		init[f] = true
 	}
-	pos := slices.Clone(t.Goal)
-	neg := slices.Clone(t.GoalNeg)
-	slices.SortStableFunc(pos, func(a, b ground.FactID) int { return cmpBool(!init[a], !init[b]) })
-	slices.SortStableFunc(neg, func(a, b ground.FactID) int { return cmpBool(init[a], init[b]) })
-	v.goals = append(pos, neg...)
+	pos := unmetFirst(t.Goal, func(f ground.FactID) bool { return !init[f] })
+	v.goals = append(pos, unmetFirst(t.GoalNeg, func(f ground.FactID) bool { return init[f] })...)
 	v.goalsPos = len(pos)
 	if len(v.goals) > maxGoals {
 		v.goals = v.goals[:maxGoals]
@@ -284,12 +281,7 @@ func (v *view) goalTelling() {
 	first, mask := make([]uint64, v.goalW), make([]uint64, v.goalW)
 	for c, ms := range v.taskMeths {
 		for i, m := range ms {
-			clear(mask)
-			for _, t := range v.meths[m].Subtasks {
-				for k, x := range v.reachable(int32(t)) {
-					mask[k] |= x
-				}
-			}
+			v.methodGoals(m, mask)
 			if i == 0 {
 				copy(first, mask)
 			} else if !slices.Equal(first, mask) {
@@ -300,15 +292,30 @@ func (v *view) goalTelling() {
 	}
 }
 
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
+// methodGoals sets mask to the goals the subtasks of method m may reach.
+func (v *view) methodGoals(m int32, mask []uint64) {
+	clear(mask)
+	for _, t := range v.meths[m].Subtasks {
+		for k, x := range v.reachable(int32(t)) {
+			mask[k] |= x
+		}
 	}
-	return -1
+}
+
+// unmetFirst returns the facts fs, those unmet first (each part in order).
+func unmetFirst(fs []ground.FactID, unmet func(ground.FactID) bool) []ground.FactID {
+	out := make([]ground.FactID, 0, len(fs))
+	for _, f := range fs {
+		if unmet(f) {
+			out = append(out, f)
+		}
+	}
+	for _, f := range fs {
+		if !unmet(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // costs computes the least cost of the actions each task decomposes into
