@@ -96,6 +96,9 @@ type dfs struct {
 	goalBy []int32
 	// goalScratch holds two goal masks for goalOrder
 	goalScratch []uint64
+	// lmHit[i] counts the steps of the path that made landmark i true
+	// (view.landmarks)
+	lmHit []int32
 
 	visited *seenSet
 	key     []byte
@@ -151,7 +154,7 @@ type dfs struct {
 	recCap int
 	hooks  dfsHooks
 	// reach tracks the facts the network can still add (reach.go); nil
-	// with Options.NoReach or NoDeadEnds, or in a recursive network.
+	// with Options.NoReach or NoDeadEnds.
 	// undoing is set while a step is undone.
 	reach   *reach
 	undoing bool
@@ -230,8 +233,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	s.inNet = make([]int32, t.NumTasks())
 	s.goalBy = make([]int32, len(v.goals))
 	s.goalScratch = make([]uint64, 2*v.goalW)
+	s.lmHit = make([]int32, v.lmTo-v.lmFrom)
 	s.checkIn = make([]int32, len(v.meths))
-	if !opt.NoDeadEnds && !opt.NoReach && !v.recursive {
+	if !opt.NoDeadEnds && !opt.NoReach {
 		s.reach = newReach(v)
 	}
 	// the initial network
@@ -394,7 +398,7 @@ func (s *dfs) goalLost() bool {
 		addCnt = s.reach.addCnt
 	}
 	for i, g := range pos {
-		if (goalBy[i] == 0 || addCnt != nil && addCnt[g] == 0) && !s.has(g) {
+		if (goalBy[i] == 0 || addCnt != nil && addCnt[g] == 0) && !s.has(g) && !s.lmMet(i) {
 			return true
 		}
 	}
@@ -404,6 +408,25 @@ func (s *dfs) goalLost() bool {
 		}
 	}
 	return false
+}
+
+// lmMet reports whether goal index i is a landmark made true on the path.
+// With Options.NoLandmarks every landmark counts as met.
+func (s *dfs) lmMet(i int) bool {
+	return i >= s.v.lmFrom && i < s.v.lmTo && (s.opt.NoLandmarks || s.lmHit[i-s.v.lmFrom] > 0)
+}
+
+// lmCount counts (d = 1) or uncounts the landmarks among facts fs that
+// are true.
+func (s *dfs) lmCount(fs []ground.FactID, d int32) {
+	if s.v.lmOf == nil {
+		return
+	}
+	for _, f := range fs {
+		if i := s.v.lmOf[f]; i >= 0 && s.has(f) {
+			s.lmHit[i] += d
+		}
+	}
 }
 
 // score is what MRV compares for compound task ci (TaskID-nA): its live
@@ -569,6 +592,7 @@ func (s *dfs) apply(n int32) {
 	}
 	if len(st.changed) > 0 {
 		s.changes++
+		s.lmCount(st.changed, 1)
 	}
 	s.removeNode(n)
 	for _, x := range nd.succ {
@@ -794,6 +818,7 @@ func (s *dfs) undo() {
 			s.incPreds(x)
 		}
 		s.restoreNode(n)
+		s.lmCount(st.changed, -1)
 		for _, f := range st.changed {
 			s.flip(f)
 		}
@@ -805,6 +830,12 @@ func (s *dfs) undo() {
 			s.hooks.undo(s, st)
 		}
 		return
+	}
+	// n's task keeps its reach while its subtasks go (without the pin a
+	// task whose subtasks alone kept it in reach, as a recursive one's
+	// do, would leave it with all it reaches and come back at once)
+	if s.reach != nil {
+		s.incRef(nd.task)
 	}
 	// drop the new nodes and their edges to n's successors
 	for i := int32(len(s.nodes)) - 1; i >= st.first; i-- {
@@ -838,6 +869,9 @@ func (s *dfs) undo() {
 		}
 	}
 	s.restoreNode(n)
+	if s.reach != nil {
+		s.decRef(nd.task)
+	}
 	s.undoTrail(st.trail)
 	if s.groups != nil {
 		s.groups.decide(s, st.method, false)
@@ -1202,7 +1236,7 @@ func (s *dfs) goalOrder(ms []int32, off int) []int32 {
 	open := s.goalScratch[:w]
 	clear(open)
 	for i, g := range s.v.goals {
-		if s.has(g) == (i >= s.v.goalsPos) {
+		if s.has(g) == (i >= s.v.goalsPos) && !s.lmMet(i) {
 			open[i>>6] |= 1 << (i & 63)
 		}
 	}

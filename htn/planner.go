@@ -106,11 +106,17 @@ type Options struct {
 	// true, or one no action adds is false), which backtracks as soon as a
 	// task of the network is left without a live method.
 	NoDeadEnds bool
-	// NoReach turns off, in the depth-first search of a network that
-	// cannot recur, the tracking of the facts the network's tasks can
-	// still add (a fact false now that no action reachable from the
-	// network adds kills what needs it, and a goal it is ends the branch).
+	// NoReach turns off, in the depth-first search, the tracking of the
+	// facts the network's tasks can still add (a fact false now that no
+	// action reachable from the network adds kills what needs it, and a
+	// goal it is ends the branch).
 	NoReach bool
+	// NoLandmarks makes the depth-first search ignore the landmarks of a
+	// problem with a goal state: facts every plan makes true at some
+	// point (found by backchaining from the goal). By default a network
+	// that has not made one true yet and whose tasks cannot add it is a
+	// dead end, and the goal order counts them with the goal facts.
+	NoLandmarks bool
 	// NoGroups ignores the choice groups of the task (ground.ChoiceGroup):
 	// a value that no task of a group can take any more is a dead end, and
 	// a value that one task alone can take decides that task. Groups need

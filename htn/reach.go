@@ -16,14 +16,21 @@ import "github.com/htnsat/htnsat/ground"
 // own processing could undo) ends its users at once, not where the search
 // would meet them.
 //
-// The reach is kept by reference counting over the task graph, which is a
-// DAG when the network cannot recur: ref[id] counts the alive network
-// nodes of task id and the occurrences of id among the subtasks of the
-// live methods of tasks in reach; id is in reach while ref[id] > 0.
-// addCnt[f] counts the live actions in reach that add f. Both follow the
-// network's nodes and the kills, and are restored with them on undo.
+// The reach is kept by reference counting over the task graph's strongly
+// connected components (units: each action is one, and each component of
+// compound tasks, view.comp, which is a single task when the network
+// cannot recur). The units form a DAG, so counting is exact over it:
+// ref[u] counts the alive network nodes of u's tasks and the occurrences
+// of u's tasks among the subtasks of the live methods of tasks in reach
+// that lie in another unit; u's tasks are in reach while ref[u] > 0. In a
+// recursive network a component counts as a whole: once one of its tasks
+// is in reach all are, even where the methods that lead from one to
+// another were killed. That over-approximates the reach, which keeps every
+// kill it makes sound. addCnt[f] counts the live actions in reach that add
+// f. Both follow the network's nodes and the kills, and are restored with
+// them on undo.
 type reach struct {
-	ref    []int32 // per TaskID
+	ref    []int32 // per unit
 	addCnt []int32 // per fact
 	// counted[m]: method m's subtasks hold references (m live, its task
 	// in reach); adding[a]: action a's add effects are counted (a live,
@@ -31,37 +38,96 @@ type reach struct {
 	// cascade counts each method and action once.
 	counted []bool
 	adding  []bool
-	// task[m] is method m's task (a compact copy: inReach runs over long
-	// lists of methods, most of them out of reach)
+	// task[m] is the unit of method m's task (a compact copy: inReach
+	// runs over long lists of methods, most of them out of reach)
 	task []int32
+	// In a recursive network: unit[id] is task id's unit (nil: task id is
+	// its own), members[u-nA] the compound tasks of unit u, and ext[m]
+	// the subtasks of method m in other units than its task's (nil: all).
+	unit    []int32
+	members [][]int32
+	ext     [][]ground.TaskID
 }
 
 func newReach(v *view) *reach {
+	nT := v.t.NumTasks()
 	r := &reach{
-		ref:     make([]int32, v.t.NumTasks()),
+		ref:     make([]int32, nT),
 		addCnt:  make([]int32, v.nFacts),
 		counted: make([]bool, len(v.meths)),
 		adding:  make([]bool, v.nA),
 		task:    make([]int32, len(v.meths)),
 	}
+	if v.comp != nil {
+		nc := 0
+		for _, c := range v.comp {
+			nc = max(nc, int(c)+1)
+		}
+		r.ref = make([]int32, v.nA+nc)
+		r.unit = make([]int32, nT)
+		r.members = make([][]int32, nc)
+		for id := range r.unit {
+			r.unit[id] = int32(id)
+			if id >= v.nA {
+				c := v.comp[id-v.nA]
+				r.unit[id] = int32(v.nA) + c
+				r.members[c] = append(r.members[c], int32(id))
+			}
+		}
+		r.ext = make([][]ground.TaskID, len(v.meths))
+		for m := range v.meths {
+			if !v.recursing[m] {
+				continue
+			}
+			u := r.unit[v.meths[m].Task]
+			r.ext[m] = []ground.TaskID{}
+			for _, st := range v.meths[m].Subtasks {
+				if r.unit[st] != u {
+					r.ext[m] = append(r.ext[m], st)
+				}
+			}
+		}
+	}
 	for m := range v.meths {
-		r.task[m] = int32(v.meths[m].Task)
+		r.task[m] = r.unitOf(int32(v.meths[m].Task))
 	}
 	return r
 }
 
-// incRef and decRef add and remove a reference to task id.
+// unitOf is task id's unit.
+func (r *reach) unitOf(id int32) int32 {
+	if r.unit == nil {
+		return id
+	}
+	return r.unit[id]
+}
+
+// incRef and decRef add and remove a reference to task id's unit.
 func (s *dfs) incRef(id int32) {
 	r := s.reach
-	if r.ref[id]++; r.ref[id] == 1 {
-		s.reachTask(id, true)
+	u := r.unitOf(id)
+	if r.ref[u]++; r.ref[u] == 1 {
+		s.reachUnit(u, true)
 	}
 }
 
 func (s *dfs) decRef(id int32) {
 	r := s.reach
-	if r.ref[id]--; r.ref[id] == 0 {
-		s.reachTask(id, false)
+	u := r.unitOf(id)
+	if r.ref[u]--; r.ref[u] == 0 {
+		s.reachUnit(u, false)
+	}
+}
+
+// reachUnit counts (in) or uncounts what the tasks of unit u bring into
+// reach.
+func (s *dfs) reachUnit(u int32, in bool) {
+	if s.reach.unit == nil || int(u) < s.v.nA {
+		s.reachTask(u, in)
+		return
+	}
+	for _, id := range s.reach.members[int(u)-s.v.nA] {
+		s.reachTask(id, in)
 	}
 }
 
@@ -81,14 +147,21 @@ func (s *dfs) reachTask(id int32, in bool) {
 	}
 }
 
+// reachSubtasks counts (or uncounts) method m: a reference to each of
+// its subtasks in another unit.
 func (s *dfs) reachSubtasks(m int32, in bool) {
-	s.reach.counted[m] = in
-	s.refSubtasks(m, in)
+	r := s.reach
+	r.counted[m] = in
+	sub := s.v.meths[m].Subtasks
+	if r.ext != nil && r.ext[m] != nil {
+		sub = r.ext[m]
+	}
+	s.refTasks(sub, in)
 }
 
-// refSubtasks adds (or removes) a reference to each subtask of method m.
-func (s *dfs) refSubtasks(m int32, in bool) {
-	for _, t := range s.v.meths[m].Subtasks {
+// refTasks adds (or removes) a reference to each task of ts.
+func (s *dfs) refTasks(ts []ground.TaskID, in bool) {
+	for _, t := range ts {
 		if in {
 			s.incRef(int32(t))
 		} else {
@@ -171,6 +244,6 @@ func (s *dfs) reachLost(f ground.FactID) bool {
 // for a moment, which would lose facts they add.
 func (s *dfs) hold(m int32, in bool) {
 	if s.reach != nil {
-		s.refSubtasks(m, in)
+		s.refTasks(s.v.meths[m].Subtasks, in)
 	}
 }

@@ -14,36 +14,59 @@ import (
 func checkReach(s *dfs) string {
 	v, r := s.v, s.reach
 	nT := v.t.NumTasks()
-	in := make([]bool, nT)
-	ref := make([]int32, nT)
-	var stack []int32
-	for i := range s.nodes {
-		if nd := &s.nodes[i]; nd.alive && nd.kind == nodeTask {
-			ref[nd.id]++
-			if !in[nd.id] {
-				in[nd.id] = true
-				stack = append(stack, nd.id)
-			}
-		}
+	// a task's unit: its strongly connected component, recomputed here
+	// by plain reachability (a task is its own unit unless two tasks
+	// reach each other)
+	unit := make([]int32, nT)
+	for id := range unit {
+		unit[id] = int32(id)
 	}
-	for len(stack) > 0 {
-		id := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if int(id) < v.nA {
-			continue
+	if v.recursive {
+		reaches := func(from int32) []bool {
+			seen := make([]bool, nT)
+			stack := []int32{from}
+			walkSubtasks(v, &stack, func(int32) bool { return true }, func(st int32) {
+				if !seen[st] {
+					seen[st] = true
+					stack = append(stack, st)
+				}
+			})
+			return seen
 		}
-		for _, m := range v.taskMeths[int(id)-v.nA] {
-			if s.methDead[m] {
+		for i := v.nA; i < nT; i++ {
+			if unit[i] != int32(i) {
 				continue
 			}
-			for _, st := range v.meths[m].Subtasks {
-				if !in[st] {
-					in[st] = true
-					stack = append(stack, int32(st))
+			from := reaches(int32(i))
+			for j := i + 1; j < nT; j++ {
+				if from[j] && reaches(int32(j))[i] {
+					unit[j] = int32(i)
 				}
 			}
 		}
 	}
+	in := make([]bool, nT)
+	ref := map[int32]int32{} // per unit, by its first task
+	var stack []int32
+	enter := func(id int32) {
+		for j := range unit {
+			if unit[j] == unit[id] && !in[j] {
+				in[j] = true
+				stack = append(stack, int32(j))
+			}
+		}
+	}
+	for i := range s.nodes {
+		if nd := &s.nodes[i]; nd.alive && nd.kind == nodeTask {
+			ref[unit[nd.id]]++
+			enter(nd.id)
+		}
+	}
+	walkSubtasks(v, &stack, func(m int32) bool { return !s.methDead[m] }, func(st int32) {
+		if !in[st] {
+			enter(st)
+		}
+	})
 	for m := range v.meths {
 		live := !s.methDead[m] && in[v.meths[m].Task]
 		if r.counted[m] != live {
@@ -51,13 +74,18 @@ func checkReach(s *dfs) string {
 		}
 		if live {
 			for _, st := range v.meths[m].Subtasks {
-				ref[st]++
+				if unit[st] != unit[v.meths[m].Task] {
+					ref[unit[st]]++
+				}
 			}
 		}
 	}
-	for id := range ref {
-		if ref[id] != r.ref[id] {
-			return fmt.Sprintf("task %s: %d references, want %d", v.t.TaskName(ground.TaskID(id)), r.ref[id], ref[id])
+	for id := range unit {
+		if unit[id] != int32(id) {
+			continue
+		}
+		if got := r.ref[r.unitOf(int32(id))]; got != ref[int32(id)] {
+			return fmt.Sprintf("unit of task %s: %d references, want %d", v.t.TaskName(ground.TaskID(id)), got, ref[int32(id)])
 		}
 	}
 	addCnt := make([]int32, v.nFacts)
@@ -86,6 +114,26 @@ func checkReach(s *dfs) string {
 		}
 	}
 	return ""
+}
+
+// walkSubtasks pops the tasks off stack until it is empty and hands each
+// subtask of each of their methods that use accepts to next, which
+// pushes what is to be walked.
+func walkSubtasks(v *view, stack *[]int32, use func(m int32) bool, next func(st int32)) {
+	for len(*stack) > 0 {
+		id := (*stack)[len(*stack)-1]
+		*stack = (*stack)[:len(*stack)-1]
+		if int(id) < v.nA {
+			continue
+		}
+		for _, m := range v.taskMeths[int(id)-v.nA] {
+			if use(m) {
+				for _, st := range v.meths[m].Subtasks {
+					next(int32(st))
+				}
+			}
+		}
+	}
 }
 
 // checkedReach runs s with its reach checked at every node and undo.
@@ -118,28 +166,37 @@ func checkedReach(t *testing.T, s *dfs) (bool, error) {
 
 // TestReach: testdata/reach deletes a fact that only the finished task
 // (a) could add again; the search must see it lost at once, not after
-// the 2^12 ways of the (c) tasks in between.
+// the 2^12 ways of the (c) tasks in between. testdata/reach-recursive is
+// the same with a task that recurs, where the reach is counted over the
+// task graph's strongly connected components.
 func TestReach(t *testing.T) {
-	v := loadView(t, "reach")
-	st := &Stats{}
-	ok, err := checkedReach(t, newDFS(context.Background(), v, Options{}, st, nil))
-	if !ok || err != nil {
-		t.Fatalf("no plan: %v", err)
-	}
-	if st.Lost == 0 || st.Nodes > 100 {
-		t.Errorf("%d nodes, %d facts lost: the lost fact was not seen", st.Nodes, st.Lost)
-	}
-	off := &Stats{}
-	if ok, err := newDFS(context.Background(), v, Options{NoReach: true}, off, nil).run(); !ok || err != nil {
-		t.Fatalf("no plan without reach: %v", err)
-	}
-	if off.Nodes < 4096 {
-		t.Errorf("without reach %d nodes: the test no longer needs it", off.Nodes)
-	}
-	t.Logf("%d nodes with reach, %d without", st.Nodes, off.Nodes)
-	// the portfolio reports its members' lost facts
-	if _, ps, err := Solve(context.Background(), v.t, Options{}); err != nil || ps.Lost == 0 {
-		t.Errorf("portfolio: %v, %d facts lost", err, ps.Lost)
+	for _, dir := range []string{"reach", "reach-recursive"} {
+		t.Run(dir, func(t *testing.T) {
+			v := loadView(t, dir)
+			if v.recursive != (dir == "reach-recursive") {
+				t.Fatalf("recursive: %v", v.recursive)
+			}
+			st := &Stats{}
+			ok, err := checkedReach(t, newDFS(context.Background(), v, Options{}, st, nil))
+			if !ok || err != nil {
+				t.Fatalf("no plan: %v", err)
+			}
+			if st.Lost == 0 || st.Nodes > 100 {
+				t.Errorf("%d nodes, %d facts lost: the lost fact was not seen", st.Nodes, st.Lost)
+			}
+			off := &Stats{}
+			if ok, err := newDFS(context.Background(), v, Options{NoReach: true}, off, nil).run(); !ok || err != nil {
+				t.Fatalf("no plan without reach: %v", err)
+			}
+			if off.Nodes < 4096 {
+				t.Errorf("without reach %d nodes: the test no longer needs it", off.Nodes)
+			}
+			t.Logf("%d nodes with reach, %d without", st.Nodes, off.Nodes)
+			// the portfolio reports its members' lost facts
+			if _, ps, err := Solve(context.Background(), v.t, Options{}); err != nil || ps.Lost == 0 {
+				t.Errorf("portfolio: %v, %d facts lost", err, ps.Lost)
+			}
+		})
 	}
 }
 
@@ -147,7 +204,7 @@ func TestReach(t *testing.T) {
 // searches over networks totally and partially ordered, with choice
 // groups and restarts.
 func TestReachInvariant(t *testing.T) {
-	for _, dir := range []string{"goal", "interleave", "split"} {
+	for _, dir := range []string{"goal", "interleave", "split", "recursive", "transport", "reach-recursive", "landmark"} {
 		t.Run(dir, func(t *testing.T) {
 			v := loadView(t, dir)
 			if _, err := checkedReach(t, newDFS(context.Background(), v, Options{MaxNodes: 20_000}, &Stats{}, nil)); err != nil && err != ErrNodeLimit {

@@ -67,8 +67,13 @@ type view struct {
 	// negative goal, deleting) one, somewhere below it
 	goals    []ground.FactID
 	goalsPos int
-	goalW    int
-	goalMask []uint64
+	// goals[lmFrom:lmTo], among the positive ones, are landmarks (see
+	// landmarks): facts to make true at some point, not to hold at the
+	// end; lmOf[f] is fact f's index among them, or -1 (nil without)
+	lmFrom, lmTo int
+	lmOf         []int32
+	goalW        int
+	goalMask     []uint64
 	// goalTells[c] (per compound task, TaskID-nA): the subtasks of c's
 	// methods do not all reach the same goals, so the goal order can
 	// tell them apart (see dfs.goalOrder)
@@ -218,11 +223,28 @@ func (v *view) goalMasks() {
 		init[f] = true
 	}
 	pos := unmetFirst(t.Goal, func(f ground.FactID) bool { return !init[f] })
+	unmet := 0
+	for unmet < len(pos) && !init[pos[unmet]] {
+		unmet++
+	}
+	lms := v.landmarks(pos[:unmet], init)
+	v.lmFrom, v.lmTo = unmet, unmet+len(lms)
+	pos = slices.Concat(pos[:unmet], lms, pos[unmet:])
 	v.goals = append(pos, unmetFirst(t.GoalNeg, func(f ground.FactID) bool { return init[f] })...)
 	v.goalsPos = len(pos)
 	if len(v.goals) > maxGoals {
 		v.goals = v.goals[:maxGoals]
 		v.goalsPos = min(v.goalsPos, maxGoals)
+		v.lmFrom, v.lmTo = min(v.lmFrom, maxGoals), min(v.lmTo, maxGoals)
+	}
+	if v.lmTo > v.lmFrom {
+		v.lmOf = make([]int32, v.nFacts)
+		for f := range v.lmOf {
+			v.lmOf[f] = -1
+		}
+		for i := v.lmFrom; i < v.lmTo; i++ {
+			v.lmOf[v.goals[i]] = int32(i - v.lmFrom)
+		}
 	}
 	if len(v.goals) == 0 {
 		return
@@ -273,6 +295,58 @@ func (v *view) goalMasks() {
 		}
 	}
 	v.goalTelling()
+}
+
+// landmarks returns facts that every plan makes true at some point,
+// found by backchaining from the goal facts not met initially (Hoffmann,
+// Porteous, Sebastia: "Ordered Landmarks in Planning", JAIR 2004): a
+// fact false initially must be added by an action, so a precondition
+// shared by every action adding it must hold at some point before; that
+// one, if false initially, is a landmark in turn. Such a fact need not
+// hold at the end (an observation's marker the next observation deletes,
+// say), but a network that has not made it true yet and whose tasks
+// cannot add it is a dead end, as one that cannot reach a goal is. At most
+// maxGoals, in the order found (nearest the goal first).
+func (v *view) landmarks(goals []ground.FactID, init []bool) []ground.FactID {
+	t := v.t
+	adders := make([][]int32, v.nFacts)
+	for a := range t.Actions {
+		for _, f := range t.Actions[a].Add {
+			adders[f] = append(adders[f], int32(a))
+		}
+	}
+	known := make([]bool, v.nFacts)
+	for _, g := range goals {
+		known[g] = true
+	}
+	var out []ground.FactID
+	shared := make([]int32, v.nFacts) // per fact: adders needing it, for the fact in hand
+	queue := slices.Clone(goals)
+	for len(queue) > 0 && len(out) < maxGoals {
+		f := queue[0]
+		queue = queue[1:]
+		as := adders[f]
+		if len(as) == 0 {
+			continue
+		}
+		var cand []ground.FactID
+		for _, a := range as {
+			for _, p := range t.Actions[a].Pre {
+				if shared[p]++; shared[p] == 1 {
+					cand = append(cand, p)
+				}
+			}
+		}
+		for _, p := range cand {
+			if int(shared[p]) == len(as) && !init[p] && !known[p] {
+				known[p] = true
+				out = append(out, p)
+				queue = append(queue, p)
+			}
+			shared[p] = 0
+		}
+	}
+	return out[:min(len(out), maxGoals)]
 }
 
 // goalTelling fills goalTells.
