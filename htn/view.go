@@ -322,7 +322,8 @@ func (v *view) landmarks(goals []ground.FactID, init []bool) []ground.FactID {
 	var out []ground.FactID
 	shared := make([]int32, v.nFacts) // per fact: adders needing it, for the fact in hand
 	queue := slices.Clone(goals)
-	for len(queue) > 0 && len(out) < maxGoals {
+	work := 0 // preconditions looked at, bounded by landmarkWork
+	for len(queue) > 0 && len(out) < maxGoals && work < landmarkWork {
 		f := queue[0]
 		queue = queue[1:]
 		as := adders[f]
@@ -331,6 +332,7 @@ func (v *view) landmarks(goals []ground.FactID, init []bool) []ground.FactID {
 		}
 		var cand []ground.FactID
 		for _, a := range as {
+			work += len(t.Actions[a].Pre)
 			for _, p := range t.Actions[a].Pre {
 				if shared[p]++; shared[p] == 1 {
 					cand = append(cand, p)
@@ -348,6 +350,12 @@ func (v *view) landmarks(goals []ground.FactID, init []bool) []ground.FactID {
 	}
 	return out[:min(len(out), maxGoals)]
 }
+
+// landmarkWork bounds the preconditions the landmarks' backchaining looks
+// at (each fact's adders' preconditions are read once per fact queued):
+// a goal of thousands of facts, each added by thousands of actions, stops
+// early with the landmarks found so far, which are landmarks all the same.
+const landmarkWork = 1 << 24
 
 // goalTelling fills goalTells.
 func (v *view) goalTelling() {
