@@ -41,9 +41,10 @@ type reach struct {
 	// task[m] is the unit of method m's task (a compact copy: inReach
 	// runs over long lists of methods, most of them out of reach)
 	task []int32
-	// In a recursive network: unit[id] is task id's unit (nil: task id is
-	// its own), members[u-nA] the compound tasks of unit u, and ext[m]
-	// the subtasks of method m in other units than its task's (nil: all).
+	// In a recursive network (all nil otherwise): unit[id] is task id's
+	// unit (otherwise task id is its own), members[u-nA] the compound
+	// tasks of unit u, and ext[m] the subtasks of method m in other units
+	// than its task's.
 	unit    []int32
 	members [][]int32
 	ext     [][]ground.TaskID
@@ -59,13 +60,9 @@ func newReach(v *view) *reach {
 		task:    make([]int32, len(v.meths)),
 	}
 	if v.comp != nil {
-		nc := 0
-		for _, c := range v.comp {
-			nc = max(nc, int(c)+1)
-		}
-		r.ref = make([]int32, v.nA+nc)
+		r.ref = make([]int32, v.nA+v.nComp)
 		r.unit = make([]int32, nT)
-		r.members = make([][]int32, nc)
+		r.members = make([][]int32, v.nComp)
 		for id := range r.unit {
 			r.unit[id] = int32(id)
 			if id >= v.nA {
@@ -76,14 +73,14 @@ func newReach(v *view) *reach {
 		}
 		r.ext = make([][]ground.TaskID, len(v.meths))
 		for m := range v.meths {
-			if !v.recursing[m] {
-				continue
-			}
-			u := r.unit[v.meths[m].Task]
-			r.ext[m] = []ground.TaskID{}
-			for _, st := range v.meths[m].Subtasks {
-				if r.unit[st] != u {
-					r.ext[m] = append(r.ext[m], st)
+			r.ext[m] = v.meths[m].Subtasks
+			if v.recursing[m] {
+				u := r.unit[v.meths[m].Task]
+				r.ext[m] = nil
+				for _, st := range v.meths[m].Subtasks {
+					if r.unit[st] != u {
+						r.ext[m] = append(r.ext[m], st)
+					}
 				}
 			}
 		}
@@ -153,7 +150,7 @@ func (s *dfs) reachSubtasks(m int32, in bool) {
 	r := s.reach
 	r.counted[m] = in
 	sub := s.v.meths[m].Subtasks
-	if r.ext != nil && r.ext[m] != nil {
+	if r.ext != nil {
 		sub = r.ext[m]
 	}
 	s.refTasks(sub, in)

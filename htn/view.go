@@ -42,6 +42,7 @@ type view struct {
 	// component: a decomposition that can recur. Both only when the task
 	// is recursive.
 	comp      []int32
+	nComp     int
 	recursing []bool
 	total     bool // every network is totally ordered
 	// first[m] is the action a totally ordered method m begins with, or
@@ -142,7 +143,7 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	v.goalMasks()
 	v.recursive = t.Recursive()
 	if v.recursive {
-		v.comp, _ = t.Components()
+		v.comp, v.nComp = t.Components()
 		v.recursing = make([]bool, len(v.meths))
 		for m := range v.meths {
 			c := v.comp[int(v.meths[m].Task)-v.nA]
