@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -80,7 +81,6 @@ type dfs struct {
 	// path thousands of steps long most nodes are done)
 	front sets.Index[int32]
 	alive sets.Index[int32]
-	order []int32 // scratch
 
 	// liveness: methods and actions whose preconditions can never hold
 	// again, and compound tasks left without a live method
@@ -101,8 +101,17 @@ type dfs struct {
 	lmHit []int32
 
 	visited *seenSet
-	key     []byte
-	groups  *groupState // nil when unused
+	// zobrist is the hash of the state and netHash that of the network
+	// (nodeHash): the sum of nodeHashes[n] over the nodes n hashed, those
+	// alive but the pending ones; key and order are nodeKey's scratch
+	zobrist    [2]uint64
+	netHash    [2]uint64
+	nodeHashes [][2]uint64
+	hashed     []bool
+	pending    []int32
+	key        []byte
+	order      []int32
+	groups     *groupState // nil when unused
 
 	// restarts: the search gives up with errRestart after limit nodes
 	// (0: never); rng, when set, breaks ties at random
@@ -158,6 +167,16 @@ type dfs struct {
 	// undoing is set while a step is undone.
 	reach   *reach
 	undoing bool
+	// again is set when search looks at the same node again (after the
+	// choice groups' filter killed methods): it is no duplicate of itself
+	again bool
+	// failed: visited records the nodes searched to the end without a
+	// plan (in an acyclic network), not every node met (in a recursive
+	// one, whose cuts make a node's failure provisional)
+	failed bool
+	// dupKeyed counts the nodes search keyed, dupSaved the nodes
+	// below those it found failed before (their subtrees' sizes then)
+	dupKeyed, dupSaved int64
 	// lastConflict is the node (and lastTask its task) at which every
 	// method failed last, or -1: the next branching decomposes it first
 	// if it can (last-conflict reasoning, Lecoutre et al. 2009)
@@ -172,12 +191,21 @@ type dfsHooks struct {
 	restart func(*dfs)
 }
 
+// maxSeen bounds the nodes the depth-first search of an acyclic
+// network records as visited (about 40 bytes each).
+const maxSeen = 1 << 22
+
 // errRestart ends a depth-first run that used up its node budget.
 var errRestart = errors.New("restart")
 
 func (s *dfs) has(f ground.FactID) bool { return s.state.Has(int(f)) }
 
-func (s *dfs) flip(f ground.FactID) { s.state.Flip(int(f)) }
+func (s *dfs) flip(f ground.FactID) {
+	s.state.Flip(int(f))
+	h := hashFact(f)
+	s.zobrist[0] ^= h[0]
+	s.zobrist[1] ^= h[1]
+}
 
 func (s *dfs) toFront(n int32) { s.front.Add(n) }
 
@@ -237,6 +265,13 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	s.checkIn = make([]int32, len(v.meths))
 	if !opt.NoDeadEnds && !opt.NoReach {
 		s.reach = newReach(v)
+	}
+	if !v.recursive && !opt.NoDuplicates {
+		// an acyclic network: nodes are recorded once searched to the
+		// end (dfs.search), for good
+		s.visited = newSeenSet()
+		s.visited.max = maxSeen
+		s.failed = true
 	}
 	// the initial network
 	for _, id := range t.Initial {
@@ -307,6 +342,7 @@ func (s *dfs) addNode(kind uint8, id int32) int32 {
 	s.alive.Grow(len(s.nodes))
 	s.alive.Add(n)
 	s.toFront(n)
+	s.nodeCame(n)
 	if kind == nodeTask {
 		s.inNet[id]++
 		if s.reach != nil {
@@ -332,6 +368,7 @@ func (s *dfs) removeNode(n int32) {
 	}
 	nd.alive = false
 	s.alive.Remove(n)
+	s.nodeWent(n)
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]--
 		if s.reach != nil {
@@ -353,6 +390,7 @@ func (s *dfs) restoreNode(n int32) {
 	nd := &s.nodes[n]
 	nd.alive = true
 	s.alive.Add(n)
+	s.nodeCame(n)
 	if nd.preds == 0 {
 		s.toFront(n)
 	}
@@ -902,20 +940,21 @@ func (s *dfs) frame() int32 {
 	return f
 }
 
-// visitedBefore records (state, network) and reports whether it was seen.
-func (s *dfs) visitedBefore() bool {
+// nodeKey encodes the current node for a recursive network's visited
+// set: its state, then its network in the order it was built, each node
+// by its content (not its place, so that a network met again deeper in a
+// cycle, its nodes made anew, is the same). The recursion of a compound
+// node counts: a network met first at the recursion bound, where it was
+// cut, may be met again with room to go on (as in iterative deepening).
+func (s *dfs) nodeKey() []byte {
 	k := s.key[:0]
 	for _, w := range s.state {
 		k = binary.LittleEndian.AppendUint64(k, w)
 	}
-	// in the order of the nodes, as the network was built
 	s.order = append(s.order[:0], s.alive.Members...)
 	slices.Sort(s.order)
 	for _, i := range s.order {
 		nd := &s.nodes[i]
-		// with the recursion of a compound node: a network met first at
-		// the recursion bound, where it was cut, may be met again with
-		// room to go on (as in iterative deepening)
 		k = binary.AppendUvarint(k, uint64(nd.rec)<<40|uint64(nd.kind)<<32|uint64(uint32(nd.id)))
 		k = binary.AppendUvarint(k, uint64(len(nd.succ)))
 		for _, x := range nd.succ {
@@ -923,7 +962,78 @@ func (s *dfs) visitedBefore() bool {
 		}
 	}
 	s.key = k
-	return s.visited.add(k)
+	return k
+}
+
+// nodeHash is the current node's entry in an acyclic network's set of
+// failed nodes (search): a 128-bit hash of its state (kept as facts
+// flip, Zobrist's way) and of its network, the sum of a hash of each
+// alive node (its place in the network, kind, task or method, and the
+// places of its successors, which keep theirs when they change), kept
+// as nodes come and go: a node is hashed once, at the first search node
+// after it came, so that the cost is that of the nodes made, not of a
+// network of thousands. (In an acyclic network a node's place is a
+// function of the path's steps, and the same network is met again with
+// its nodes in the same places.)
+func (s *dfs) nodeHash() [2]uint64 {
+	for _, i := range s.pending {
+		if int(i) >= len(s.nodes) || !s.nodes[i].alive || s.hashed[i] {
+			continue
+		}
+		h := s.hashNode(i)
+		s.hashed[i], s.nodeHashes[i] = true, h
+		s.netHash[0] += h[0]
+		s.netHash[1] += h[1]
+	}
+	s.pending = s.pending[:0]
+	return [2]uint64{s.zobrist[0] + s.netHash[0], s.zobrist[1] + s.netHash[1]}
+}
+
+// hashNode is node i's part of nodeHash.
+func (s *dfs) hashNode(i int32) [2]uint64 {
+	nd := &s.nodes[i]
+	x := mix64(uint64(uint32(i))<<32 | uint64(uint32(nd.id)))
+	x = mix64(x ^ uint64(nd.kind)<<56 ^ uint64(len(nd.succ)))
+	for _, y := range nd.succ {
+		x = mix64(x ^ uint64(uint32(y)))
+	}
+	return [2]uint64{x, mix64(x ^ 0x9E3779B97F4A7C15)}
+}
+
+// hashFact is fact f's part of the state's hash (zobrist).
+func hashFact(f ground.FactID) [2]uint64 {
+	x := mix64(uint64(f) + 1)
+	return [2]uint64{x, mix64(x ^ 0xD1B54A32D192ED03)}
+}
+
+// nodeCame and nodeWent keep nodeHash's sum as node n comes (is made or
+// restored) and goes.
+func (s *dfs) nodeCame(n int32) {
+	if s.failed {
+		if len(s.hashed) <= int(n) {
+			s.hashed = append(s.hashed, make([]bool, int(n)+1-len(s.hashed))...)
+			s.nodeHashes = append(s.nodeHashes, make([][2]uint64, int(n)+1-len(s.nodeHashes))...)
+		}
+		s.pending = append(s.pending, n)
+	}
+}
+
+func (s *dfs) nodeWent(n int32) {
+	if int(n) < len(s.hashed) && s.hashed[n] {
+		s.hashed[n] = false
+		s.netHash[0] -= s.nodeHashes[n][0]
+		s.netHash[1] -= s.nodeHashes[n][1]
+	}
+}
+
+// mix64 is SplitMix64's finalizer, a bijection of 64 bits that mixes
+// every input bit into every output bit.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xBF58476D1CE4E5B9
+	x ^= x >> 27
+	x *= 0x94D049BB133111EB
+	return x ^ x>>31
 }
 
 func (s *dfs) search() (bool, error) {
@@ -931,6 +1041,8 @@ func (s *dfs) search() (bool, error) {
 		s.hooks.check(s)
 	}
 	s.stats.Nodes++
+	again := s.again
+	s.again = false
 	if s.limit > 0 && s.stats.Nodes >= s.limit {
 		return false, errRestart
 	}
@@ -955,10 +1067,43 @@ func (s *dfs) search() (bool, error) {
 		s.cut = true
 		return false, nil
 	}
-	if s.visited != nil && s.visitedBefore() {
+	if s.failed && !again {
+		// an acyclic network: a node whose state and network were
+		// searched to the end before, on another path or before a
+		// restart, fails at once; the node is recorded once searched to
+		// the end. Recording costs a hash per node, so it stops when it
+		// has saved less than a quarter of the nodes since it began.
+		h := s.nodeHash()
+		if size, ok := s.visited.get(h); ok {
+			s.stats.Duplicates++
+			s.dupSaved += int64(size)
+			return false, nil
+		}
+		if s.dupKeyed++; s.dupKeyed%dupPays == 0 && s.dupSaved*4 < s.dupKeyed {
+			s.failed, s.visited = false, nil
+			return s.expand()
+		}
+		before := s.stats.Nodes
+		ok, err := s.expand()
+		if !ok && err == nil && s.visited != nil {
+			s.visited.put(h, int32(min(s.stats.Nodes-before, math.MaxInt32)))
+		}
+		return ok, err
+	}
+	if s.visited != nil && !s.failed && !again && s.visited.add(s.nodeKey()) {
 		s.stats.Duplicates++
 		return false, nil
 	}
+	return s.expand()
+}
+
+// dupPays is how often (in nodes keyed) search asks whether recording
+// the failed nodes of an acyclic network pays.
+const dupPays = 1 << 16
+
+// expand searches below the current node, once search has found it
+// neither a dead end nor visited.
+func (s *dfs) expand() (bool, error) {
 	if len(s.front.Members) == 0 {
 		return s.goalHolds(), nil
 	}
@@ -1110,6 +1255,7 @@ func (s *dfs) search() (bool, error) {
 			// the kills may leave a task one method or force a value:
 			// look at this node again (the same node, not a new one)
 			s.stats.Nodes--
+			s.again = true
 			return s.search()
 		}
 	}

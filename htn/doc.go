@@ -6,8 +6,10 @@
 // portfolio (portfolio.go); in a partial order the depth-first search and
 // a second greedy search are serial (Options.Serial: a task once begun is
 // finished before its siblings), their exhaustion proving nothing. Both
-// kinds of search detect visited nodes in recursive networks, where the
-// depth-first search also deepens iteratively: on its path length and on
+// kinds of search detect visited nodes; in an acyclic network the
+// depth-first search records those it searched to the end, across
+// restarts (Options.NoDuplicates). In recursive networks the depth-first
+// search also deepens iteratively: on its path length and on
 // how often a task may recur in its own decomposition without a state
 // change (left recursion); with Options.RecursionBound, also on how deep a
 // task may recur at all, and the portfolio runs it so beside the

@@ -111,6 +111,12 @@ type Options struct {
 	// action reachable from the network adds kills what needs it, and a
 	// goal it is ends the branch).
 	NoReach bool
+	// NoDuplicates makes the depth-first search of an acyclic network
+	// forget the nodes it has searched to the end: by default a node met
+	// again with the same state and network, on another path or after a
+	// restart, is not searched again (a recursive network's nodes are
+	// recorded as they are met in any case).
+	NoDuplicates bool
 	// NoLandmarks makes the depth-first search ignore the landmarks of a
 	// problem with a goal state: facts every plan makes true at some
 	// point (found by backchaining from the goal). By default a network
@@ -408,7 +414,7 @@ func (s *dfs) run() (bool, error) {
 		if s.depthCap >= maxDepthCap {
 			return false, fmt.Errorf("%w (%d search steps)", plan.ErrDepthLimit, s.depthCap)
 		}
-		if s.visited != nil {
+		if s.visited != nil && !s.failed {
 			s.visited.reset()
 		}
 		s.depthCap *= 2
@@ -450,7 +456,7 @@ func (s *dfs) runWithRestarts() (bool, error) {
 		for len(s.path) > 0 {
 			s.undo()
 		}
-		if s.visited != nil {
+		if s.visited != nil && !s.failed {
 			s.visited.reset()
 		}
 		s.cut = false

@@ -185,7 +185,9 @@ func TestReach(t *testing.T) {
 				t.Errorf("%d nodes, %d facts lost: the lost fact was not seen", st.Nodes, st.Lost)
 			}
 			off := &Stats{}
-			if ok, err := newDFS(context.Background(), v, Options{NoReach: true}, off, nil).run(); !ok || err != nil {
+			// (the ways collapse into their sets when the search
+			// records the nodes searched to the end, so that is off too)
+			if ok, err := newDFS(context.Background(), v, Options{NoReach: true, NoDuplicates: true}, off, nil).run(); !ok || err != nil {
 				t.Fatalf("no plan without reach: %v", err)
 			}
 			if off.Nodes < 4096 {

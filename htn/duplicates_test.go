@@ -1,0 +1,102 @@
+package htn
+
+import (
+	"context"
+	"testing"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/testutil"
+	"github.com/htnsat/htnsat/sudoku"
+)
+
+// TestDuplicates: testdata/transpose has no plan, and every order of its
+// eight jobs fails only once the first is done. Recording the nodes
+// searched to the end, the search meets each set of jobs done once
+// (2^8); without it, once per order.
+func TestDuplicates(t *testing.T) {
+	v := loadView(t, "transpose")
+	if v.recursive || v.total {
+		t.Fatal("transpose: want an acyclic partial-order network")
+	}
+	run := func(opt Options) *Stats {
+		st := &Stats{}
+		ok, err := newDFS(context.Background(), v, opt, st, nil).run()
+		if ok || err != nil {
+			t.Fatalf("%+v: %v, %v: want no plan", opt, ok, err)
+		}
+		return st
+	}
+	on := run(Options{NoRestarts: true})
+	off := run(Options{NoRestarts: true, NoDuplicates: true})
+	if on.Nodes > 2000 || on.Duplicates == 0 || off.Nodes < 20_000 || off.Duplicates != 0 {
+		t.Errorf("%d nodes (%d duplicates) recording, %d (%d) without: want under 2,000 and over 20,000",
+			on.Nodes, on.Duplicates, off.Nodes, off.Duplicates)
+	}
+	// kept across restarts: the restarts find the same nodes failed
+	if st := run(Options{RestartBudget: 100}); st.Restarts == 0 || st.Nodes > 2*on.Nodes+2000 {
+		t.Errorf("with restarts: %d nodes, %d restarts", st.Nodes, st.Restarts)
+	}
+}
+
+// TestNodeHash: the network's hash kept as nodes come and go
+// (dfs.nodeHash) is at every search node the sum computed afresh, in
+// problems with decompositions ahead, checks and partial orders.
+func TestNodeHash(t *testing.T) {
+	views := map[string]func() *view{}
+	for _, dir := range []string{"transpose", "interleave", "goal", "landmark"} {
+		views[dir] = func() *view { return loadView(t, dir) }
+	}
+	// a Sudoku in the paper's ordered network, whose tasks are
+	// decomposed ahead of their turn, and in the unordered one
+	for name, style := range map[string]sudoku.Style{"sudoku-ordered": sudoku.Ordered, "sudoku-unordered": sudoku.Unordered} {
+		views[name] = func() *view {
+			_, task := testutil.SudokuTask(t, testutil.HardPuzzle, style)
+			v, err := newView(context.Background(), task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+	}
+	for name, load := range views {
+		t.Run(name, func(t *testing.T) {
+			v := load()
+			if v.recursive {
+				t.Fatal("recursive: nodes are keyed by nodeKey")
+			}
+			s := newDFS(context.Background(), v, Options{MaxNodes: 5000}, &Stats{}, nil)
+			checked := 0
+			s.hooks.check = func(s *dfs) {
+				if !s.failed {
+					return
+				}
+				got := s.nodeHash()
+				want := s.zobrist
+				var net [2]uint64
+				for _, i := range s.alive.Members {
+					h := s.hashNode(i)
+					net[0] += h[0]
+					net[1] += h[1]
+				}
+				want[0] += net[0]
+				want[1] += net[1]
+				var z [2]uint64
+				for f := 0; f < v.nFacts; f++ {
+					if s.state.Has(f) {
+						h := hashFact(ground.FactID(f))
+						z[0] ^= h[0]
+						z[1] ^= h[1]
+					}
+				}
+				if got != want || z != s.zobrist {
+					t.Fatalf("node %d: hash %x, afresh %x (state %x, afresh %x)", s.stats.Nodes, got, want, s.zobrist, z)
+				}
+				checked++
+			}
+			s.run()
+			if checked == 0 || s.stats.Ahead == 0 && name == "sudoku-ordered" {
+				t.Fatal("nothing checked")
+			}
+		})
+	}
+}
