@@ -202,9 +202,11 @@ func (s *dfs) has(f ground.FactID) bool { return s.state.Has(int(f)) }
 
 func (s *dfs) flip(f ground.FactID) {
 	s.state.Flip(int(f))
-	h := hashFact(f)
-	s.zobrist[0] ^= h[0]
-	s.zobrist[1] ^= h[1]
+	if s.failed {
+		h := hashFact(f)
+		s.zobrist[0] ^= h[0]
+		s.zobrist[1] ^= h[1]
+	}
 }
 
 func (s *dfs) toFront(n int32) { s.front.Add(n) }
@@ -248,6 +250,13 @@ func (s *dfs) holds(pre, neg []ground.FactID) bool {
 func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []ground.ChoiceGroup) *dfs {
 	t := v.t
 	s := &dfs{v: v, opt: opt, ctx: ctx, stats: stats, lastConflict: -1}
+	if !v.recursive && !opt.NoDuplicates {
+		// an acyclic network: nodes are recorded once searched to the
+		// end (dfs.search), for good
+		s.visited = newSeenSet()
+		s.visited.max = maxSeen
+		s.failed = true
+	}
 	s.state = sets.NewBits(v.nFacts)
 	for _, f := range t.Init {
 		s.flip(f)
@@ -265,13 +274,6 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	s.checkIn = make([]int32, len(v.meths))
 	if !opt.NoDeadEnds && !opt.NoReach {
 		s.reach = newReach(v)
-	}
-	if !v.recursive && !opt.NoDuplicates {
-		// an acyclic network: nodes are recorded once searched to the
-		// end (dfs.search), for good
-		s.visited = newSeenSet()
-		s.visited.max = maxSeen
-		s.failed = true
 	}
 	// the initial network
 	for _, id := range t.Initial {

@@ -100,3 +100,23 @@ func TestNodeHash(t *testing.T) {
 		})
 	}
 }
+
+// TestSeenSetBound: a set with a bound starts over when full instead of
+// growing (maxSeen bounds the depth-first search's records), and keeps
+// what it recorded since.
+func TestSeenSetBound(t *testing.T) {
+	v := newSeenSet()
+	v.max = 4
+	for i := range uint64(10) {
+		v.put([2]uint64{i, i}, int32(i))
+		if len(v.m) > v.max {
+			t.Fatalf("after %d puts: %d entries, bound %d", i+1, len(v.m), v.max)
+		}
+	}
+	if n, ok := v.get([2]uint64{9, 9}); !ok || n != 9 {
+		t.Errorf("last put: %d, %v", n, ok)
+	}
+	if _, ok := v.get([2]uint64{0, 0}); ok {
+		t.Error("the first put survived three fills")
+	}
+}

@@ -32,7 +32,7 @@ func (v *seenSet) add(key []byte) bool { return v.addHash(v.hash(key)) }
 
 // addHash records hash h and reports whether it was there already.
 func (v *seenSet) addHash(h [2]uint64) bool {
-	if v.has(h) {
+	if _, ok := v.get(h); ok {
 		return true
 	}
 	v.put(h, 0)
@@ -42,11 +42,6 @@ func (v *seenSet) addHash(h [2]uint64) bool {
 // hash is key's entry in the set.
 func (v *seenSet) hash(key []byte) [2]uint64 {
 	return [2]uint64{maphash.Bytes(v.s1, key), maphash.Bytes(v.s2, key)}
-}
-
-func (v *seenSet) has(h [2]uint64) bool {
-	_, ok := v.m[h]
-	return ok
 }
 
 // get returns the number recorded with h, and whether h is there.
@@ -70,7 +65,7 @@ func (v *seenSet) cheaper(key []byte, g int32) bool {
 	if v.g == nil {
 		v.g = map[[2]uint64]int32{}
 	}
-	h := [2]uint64{maphash.Bytes(v.s1, key), maphash.Bytes(v.s2, key)}
+	h := v.hash(key)
 	if old, ok := v.g[h]; ok && old <= g {
 		return false
 	}
