@@ -2,7 +2,6 @@ package htn
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"math"
 	"math/bits"
@@ -77,8 +76,8 @@ type dfs struct {
 	path  []step
 	stats *Stats
 	// front holds the alive nodes without pending predecessors; alive
-	// holds them all (the key of a visited node is made from them, in a
-	// path thousands of steps long most nodes are done)
+	// holds them all (in a path thousands of steps long most nodes are
+	// done)
 	front sets.Index[int32]
 	alive sets.Index[int32]
 
@@ -103,14 +102,16 @@ type dfs struct {
 	visited *seenSet
 	// zobrist is the hash of the state and netHash that of the network
 	// (nodeHash): the sum of nodeHashes[n] over the nodes n hashed, those
-	// alive but the pending ones; key and order are nodeKey's scratch
+	// alive but the pending ones. content (a recursive network) hashes
+	// a node by what it is rather than where (hashContent); merk is then
+	// each hashed node's hash with those of its successors
 	zobrist    [2]uint64
 	netHash    [2]uint64
 	nodeHashes [][2]uint64
 	hashed     []bool
 	pending    []int32
-	key        []byte
-	order      []int32
+	content    bool
+	merk       [][2]uint64
 	groups     *groupState // nil when unused
 
 	// restarts: the search gives up with errRestart after limit nodes
@@ -202,7 +203,7 @@ func (s *dfs) has(f ground.FactID) bool { return s.state.Has(int(f)) }
 
 func (s *dfs) flip(f ground.FactID) {
 	s.state.Flip(int(f))
-	if s.failed {
+	if s.failed || s.content {
 		h := hashFact(f)
 		s.zobrist[0] ^= h[0]
 		s.zobrist[1] ^= h[1]
@@ -221,6 +222,9 @@ func (s *dfs) incPreds(x int32) {
 		s.fromFront(x)
 	}
 	nd.preds++
+	if s.content {
+		s.reterm(x)
+	}
 }
 
 func (s *dfs) decPreds(x int32) {
@@ -228,6 +232,9 @@ func (s *dfs) decPreds(x int32) {
 	nd.preds--
 	if nd.preds == 0 && nd.alive {
 		s.toFront(x)
+	}
+	if s.content {
+		s.reterm(x)
 	}
 }
 
@@ -257,6 +264,8 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		s.visited.max = maxSeen
 		s.failed = true
 	}
+	// a recursive network's nodes are all recorded (search), by content
+	s.content = v.recursive
 	s.state = sets.NewBits(v.nFacts)
 	for _, f := range t.Init {
 		s.flip(f)
@@ -942,31 +951,6 @@ func (s *dfs) frame() int32 {
 	return f
 }
 
-// nodeKey encodes the current node for a recursive network's visited
-// set: its state, then its network in the order it was built, each node
-// by its content (not its place, so that a network met again deeper in a
-// cycle, its nodes made anew, is the same). The recursion of a compound
-// node counts: a network met first at the recursion bound, where it was
-// cut, may be met again with room to go on (as in iterative deepening).
-func (s *dfs) nodeKey() []byte {
-	k := s.key[:0]
-	for _, w := range s.state {
-		k = binary.LittleEndian.AppendUint64(k, w)
-	}
-	s.order = append(s.order[:0], s.alive.Members...)
-	slices.Sort(s.order)
-	for _, i := range s.order {
-		nd := &s.nodes[i]
-		k = binary.AppendUvarint(k, uint64(nd.rec)<<40|uint64(nd.kind)<<32|uint64(uint32(nd.id)))
-		k = binary.AppendUvarint(k, uint64(len(nd.succ)))
-		for _, x := range nd.succ {
-			k = binary.AppendUvarint(k, uint64(s.nodes[x].id))
-		}
-	}
-	s.key = k
-	return k
-}
-
 // nodeHash is the current node's entry in an acyclic network's set of
 // failed nodes (search): a 128-bit hash of its state (kept as facts
 // flip, Zobrist's way) and of its network, the sum of a hash of each
@@ -980,6 +964,10 @@ func (s *dfs) nodeKey() []byte {
 func (s *dfs) nodeHash() [2]uint64 {
 	for _, i := range s.pending {
 		if int(i) >= len(s.nodes) || !s.nodes[i].alive || s.hashed[i] {
+			continue
+		}
+		if s.content {
+			s.hashContent(i)
 			continue
 		}
 		h := s.hashNode(i)
@@ -1002,6 +990,49 @@ func (s *dfs) hashNode(i int32) [2]uint64 {
 	return [2]uint64{x, mix64(x ^ 0x9E3779B97F4A7C15)}
 }
 
+// hashContent hashes node i of a recursive network, and first its
+// successors not hashed yet, by content rather than place, so that a
+// network met again deeper in a cycle, its nodes made anew, is the same
+// (the cycles of recursive methods are what the set is for there). A
+// node's content is its kind, task or method and recursion (dfs.adopt:
+// a network cut at the recursion bound may be met again with room to go
+// on), and its successors' contents (merk, a Merkle hash: successors,
+// once made, never change in a recursive network, whose tasks are only
+// decomposed in the front); its part of the sum also counts its
+// predecessors (reterm), so that two nodes of one content that share a
+// successor differ from two that do not.
+func (s *dfs) hashContent(i int32) {
+	nd := &s.nodes[i]
+	x := mix64(uint64(nd.rec)<<40 | uint64(nd.kind)<<32 | uint64(uint32(nd.id)))
+	sum := [2]uint64{uint64(len(nd.succ)), 0}
+	for _, y := range nd.succ {
+		if !s.hashed[y] {
+			s.hashContent(y)
+		}
+		sum[0] += s.merk[y][0]
+		sum[1] += s.merk[y][1]
+	}
+	s.merk[i] = [2]uint64{mix64(x ^ mix64(sum[0])), mix64(x ^ 0x9E3779B97F4A7C15 ^ mix64(sum[1]))}
+	s.hashed[i] = true
+	s.nodeHashes[i] = [2]uint64{}
+	s.reterm(i)
+}
+
+// reterm puts hashed node x's part of a recursive network's hash
+// (hashContent) in line with its count of predecessors.
+func (s *dfs) reterm(x int32) {
+	if int(x) >= len(s.hashed) || !s.hashed[x] {
+		return
+	}
+	p := uint64(s.nodes[x].preds) + 1
+	m := s.merk[x]
+	t := [2]uint64{mix64(m[0] + p*0x9E3779B97F4A7C15), mix64(m[1] ^ p*0xD1B54A32D192ED03)}
+	old := s.nodeHashes[x]
+	s.netHash[0] += t[0] - old[0]
+	s.netHash[1] += t[1] - old[1]
+	s.nodeHashes[x] = t
+}
+
 // hashFact is fact f's part of the state's hash (zobrist).
 func hashFact(f ground.FactID) [2]uint64 {
 	x := mix64(uint64(f) + 1)
@@ -1011,10 +1042,13 @@ func hashFact(f ground.FactID) [2]uint64 {
 // nodeCame and nodeWent keep nodeHash's sum as node n comes (is made or
 // restored) and goes.
 func (s *dfs) nodeCame(n int32) {
-	if s.failed {
+	if s.failed || s.content {
 		if len(s.hashed) <= int(n) {
 			s.hashed = append(s.hashed, make([]bool, int(n)+1-len(s.hashed))...)
 			s.nodeHashes = append(s.nodeHashes, make([][2]uint64, int(n)+1-len(s.nodeHashes))...)
+			if s.content {
+				s.merk = append(s.merk, make([][2]uint64, int(n)+1-len(s.merk))...)
+			}
 		}
 		s.pending = append(s.pending, n)
 	}
@@ -1092,7 +1126,7 @@ func (s *dfs) search() (bool, error) {
 		}
 		return ok, err
 	}
-	if s.visited != nil && !s.failed && !again && s.visited.add(s.nodeKey()) {
+	if s.visited != nil && !s.failed && !again && s.visited.addHash(s.nodeHash()) {
 		s.stats.Duplicates++
 		return false, nil
 	}

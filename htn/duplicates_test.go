@@ -40,10 +40,11 @@ func TestDuplicates(t *testing.T) {
 
 // TestNodeHash: the network's hash kept as nodes come and go
 // (dfs.nodeHash) is at every search node the sum computed afresh, in
-// problems with decompositions ahead, checks and partial orders.
+// problems with decompositions ahead, checks and partial orders, and in
+// recursive ones, whose nodes are hashed by content.
 func TestNodeHash(t *testing.T) {
 	views := map[string]func() *view{}
-	for _, dir := range []string{"transpose", "interleave", "goal", "landmark"} {
+	for _, dir := range []string{"transpose", "interleave", "goal", "landmark", "recursive", "reach-recursive", "transport"} {
 		views[dir] = func() *view { return loadView(t, dir) }
 	}
 	// a Sudoku in the paper's ordered network, whose tasks are
@@ -61,22 +62,20 @@ func TestNodeHash(t *testing.T) {
 	for name, load := range views {
 		t.Run(name, func(t *testing.T) {
 			v := load()
-			if v.recursive {
-				t.Fatal("recursive: nodes are keyed by nodeKey")
+			if v.recursive != (name == "recursive" || name == "reach-recursive" || name == "transport") {
+				t.Fatalf("recursive: %v", v.recursive)
 			}
 			s := newDFS(context.Background(), v, Options{MaxNodes: 5000}, &Stats{}, nil)
 			checked := 0
 			s.hooks.check = func(s *dfs) {
-				if !s.failed {
+				if !s.failed && !s.content {
 					return
 				}
 				got := s.nodeHash()
 				want := s.zobrist
-				var net [2]uint64
-				for _, i := range s.alive.Members {
-					h := s.hashNode(i)
-					net[0] += h[0]
-					net[1] += h[1]
+				net := placeHash(s)
+				if s.content {
+					net = contentHash(s)
 				}
 				want[0] += net[0]
 				want[1] += net[1]
@@ -99,6 +98,55 @@ func TestNodeHash(t *testing.T) {
 			}
 		})
 	}
+}
+
+// placeHash is the hash of an acyclic network computed afresh.
+func placeHash(s *dfs) [2]uint64 {
+	var net [2]uint64
+	for _, i := range s.alive.Members {
+		h := s.hashNode(i)
+		net[0] += h[0]
+		net[1] += h[1]
+	}
+	return net
+}
+
+// contentHash is the hash of a recursive network computed afresh, each
+// node by its content (kind, id, recursion), its successors' contents
+// and its count of predecessors, in the order nodes were made: by
+// content, not place.
+func contentHash(s *dfs) [2]uint64 {
+	merk := map[int32][2]uint64{}
+	var of func(i int32) [2]uint64
+	of = func(i int32) [2]uint64 {
+		if m, ok := merk[i]; ok {
+			return m
+		}
+		nd := &s.nodes[i]
+		x := mix64(uint64(nd.rec)<<40 | uint64(nd.kind)<<32 | uint64(uint32(nd.id)))
+		sum := [2]uint64{uint64(len(nd.succ)), 0}
+		for _, y := range nd.succ {
+			m := of(y)
+			sum[0] += m[0]
+			sum[1] += m[1]
+		}
+		m := [2]uint64{mix64(x ^ mix64(sum[0])), mix64(x ^ 0x9E3779B97F4A7C15 ^ mix64(sum[1]))}
+		merk[i] = m
+		return m
+	}
+	preds := map[int32]uint64{}
+	for _, i := range s.alive.Members {
+		for _, y := range s.nodes[i].succ {
+			preds[y]++
+		}
+	}
+	var net [2]uint64
+	for _, i := range s.alive.Members {
+		m, p := of(i), preds[i]+1
+		net[0] += mix64(m[0] + p*0x9E3779B97F4A7C15)
+		net[1] += mix64(m[1] ^ p*0xD1B54A32D192ED03)
+	}
+	return net
 }
 
 // TestSeenSetBound: a set with a bound starts over when full instead of
