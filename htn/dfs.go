@@ -149,6 +149,15 @@ type dfs struct {
 	// reporting that there is no plan (iterative deepening)
 	depthCap int
 	cut      bool
+	// deepenAt, once a path was cut at the depth cap, is the node count
+	// at which the run stops to go on with a doubled cap (errDeepen)
+	// rather than search every path under the cap to the end: a plan
+	// longer than the cap would otherwise wait for a search that grows
+	// exponentially with the cap (IPC Blocksworld-GTOHP p28, whose plan
+	// takes 11,000 steps, thrashed under the first cap of 8,192). The
+	// budget is deepenBudget times the nodes the run took to its first
+	// cut, counted from runStart; at maxDepthCap there is none.
+	deepenAt, runStart int64
 	// repCap bounds, in a recursive network, how often a task may recur
 	// in its own decomposition without a state change in between
 	// (dfs.repeats); a node cut there also sets cut, so the bound is
@@ -198,6 +207,10 @@ const maxSeen = 1 << 22
 
 // errRestart ends a depth-first run that used up its node budget.
 var errRestart = errors.New("restart")
+
+// errDeepen ends a depth-first run of a recursive network that spent its
+// budget below the depth cap (see dfs.deepenAt).
+var errDeepen = errors.New("deepen")
 
 func (s *dfs) has(f ground.FactID) bool { return s.state.Has(int(f)) }
 
@@ -1094,6 +1107,9 @@ func (s *dfs) search() (bool, error) {
 		if s.opt.MaxNodes > 0 && s.stats.Nodes > s.opt.MaxNodes {
 			return false, ErrNodeLimit
 		}
+		if s.deepenAt > 0 && s.stats.Nodes >= s.deepenAt {
+			return false, errDeepen
+		}
 	}
 	if s.deadEnd > 0 || s.groups != nil && s.groups.zero > 0 || s.goalLost() {
 		s.stats.DeadEnds++
@@ -1101,6 +1117,9 @@ func (s *dfs) search() (bool, error) {
 	}
 	if s.depthCap > 0 && len(s.path) >= s.depthCap {
 		s.cut = true
+		if s.deepenAt == 0 && s.depthCap < maxDepthCap {
+			s.deepenAt = s.stats.Nodes + deepenBudget*(s.stats.Nodes-s.runStart)
+		}
 		return false, nil
 	}
 	if s.failed && !again {

@@ -394,6 +394,10 @@ func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Sol
 const (
 	firstDepthCap = 1 << 13
 	maxDepthCap   = 1 << 20
+	// deepenBudget: a run that cut a path at the depth cap searches at
+	// most this many times the nodes it took to get there before the cap
+	// is doubled (dfs.deepenAt)
+	deepenBudget = 4
 	// firstRepCap is the first bound on a task's recurrences in its own
 	// decomposition without a state change (see dfs.repeats); it doubles
 	// with the depth cap
@@ -407,7 +411,14 @@ const (
 // as an exhausted search cut a path at the cap.
 func (s *dfs) run() (bool, error) {
 	for {
+		s.runStart, s.deepenAt = s.stats.Nodes, 0
 		ok, err := s.runWithRestarts()
+		if err == errDeepen {
+			for len(s.path) > 0 {
+				s.undo()
+			}
+			ok, err, s.cut = false, nil, true
+		}
 		if ok || err != nil || !s.cut {
 			return ok, err
 		}
