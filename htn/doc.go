@@ -13,7 +13,9 @@
 // how often a task may recur in its own decomposition without a state
 // change (left recursion); with Options.RecursionBound, also on how deep a
 // task may recur at all, and the portfolio runs it so beside the
-// unbounded one on recursive networks. The best-first searches are
+// unbounded one on recursive networks. A run that cut a path at the
+// length bound deepens after a budget of nodes rather than once it has
+// searched under the bound to the end. The best-first searches are
 // guided by the relaxed composition heuristic (rc.go: the hierarchy as a
 // delete-free classical problem, additive costs from the node's state; a
 // network it cannot reach is a dead end), or by the state-blind least
