@@ -106,6 +106,8 @@ machine() {
 	echo
 	head -n 2 "$OUT/ablation-default.md" | sed 's/^|/| configuration |/; 2s/^| configuration |/|---|/'
 	for a in $ABLATION; do
+		# a configuration never run (ONLY) has no table yet
+		[ -s "$OUT/ablation-$a.md" ] || continue
 		tail -n +3 "$OUT/ablation-$a.md" | sed "s/^|/| $a |/"
 	done
 	echo
