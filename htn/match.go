@@ -72,7 +72,57 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 	mt := &matcher{pairGroup: make([]int32, len(gs.pairMeths)), current: -1}
 	p := int32(0)
 	most := 0
-	for _, g := range groups {
+	// a first pass counts each task's edges and each method's slots, so
+	// that both are cut from one array each rather than grown (the
+	// set-up of a 9x9 Sudoku's search made 800 small slices here)
+	type prep struct {
+		local map[ground.TaskID]int32
+		edges []matchEdge
+		count []int32
+	}
+	preps := make([]prep, len(groups))
+	var slotCount []int32
+	nSlots := 0
+	for k, g := range groups {
+		if !s.v.t.InitialTotal && !g.Atomic {
+			continue
+		}
+		pr := prep{local: make(map[ground.TaskID]int32, len(g.Tasks)), count: make([]int32, len(g.Tasks))}
+		for i, t := range g.Tasks {
+			pr.local[t] = int32(i)
+		}
+		d, n := dense(g), 0
+		for _, ms := range g.ByValue {
+			for _, m := range ms {
+				if i, ok := pr.local[s.v.meths[m].Task]; ok {
+					pr.count[i]++
+					n++
+					if d {
+						if slotCount == nil {
+							slotCount = make([]int32, len(s.v.meths))
+						}
+						slotCount[m]++
+						nSlots++
+					}
+				}
+			}
+		}
+		pr.edges = make([]matchEdge, n)
+		preps[k] = pr
+	}
+	var slotArr []edgeSlot
+	if nSlots > 0 {
+		mt.slots = make([][]edgeSlot, len(s.v.meths))
+		slotArr = make([]edgeSlot, nSlots)
+		off := 0
+		for m := range mt.slots {
+			if c := int(slotCount[m]); c > 0 {
+				mt.slots[m] = slotArr[off : off : off+c]
+				off += c
+			}
+		}
+	}
+	for k, g := range groups {
 		if !s.v.t.InitialTotal && !g.Atomic {
 			continue // as newGroupState
 		}
@@ -82,10 +132,13 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 		if dense(g) {
 			mg.nLive, mg.liveBits = make([]int32, int(nv)*len(g.Tasks)), make([]uint64, int(w)*len(g.Tasks))
 		}
-		local := make(map[ground.TaskID]int32, len(g.Tasks))
-		for i, t := range g.Tasks {
-			local[t] = int32(i)
+		pr := preps[k]
+		local := pr.local
+		off := int32(0)
+		for i := range g.Tasks {
 			mg.matchT[i] = -1
+			mg.edges[i] = pr.edges[off:off:(off + pr.count[i])]
+			off += pr.count[i]
 		}
 		for j, ms := range g.ByValue {
 			mg.matchV[j] = -1
@@ -98,9 +151,6 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 				mg.edges[i] = append(mg.edges[i], e)
 				if mg.nLive == nil {
 					continue
-				}
-				if mt.slots == nil {
-					mt.slots = make([][]edgeSlot, len(s.v.meths))
 				}
 				mt.slots[m] = append(mt.slots[m], edgeSlot{int32(len(mt.groups)), i, int32(j)})
 				if live(s, e) {

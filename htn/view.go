@@ -312,6 +312,9 @@ func (v *view) goalMasks() {
 // cannot add it is a dead end, as one that cannot reach a goal is. At most
 // maxGoals, in the order found (nearest the goal first).
 func (v *view) landmarks(goals []ground.FactID, init []bool) []ground.FactID {
+	if len(goals) == 0 {
+		return nil
+	}
 	t := v.t
 	adders := make([][]int32, v.nFacts)
 	for a := range t.Actions {
