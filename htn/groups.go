@@ -56,19 +56,42 @@ func newGroupState(s *dfs, groups []ground.ChoiceGroup) *groupState {
 	for i, id := range t.Initial {
 		gs.node[id] = int32(i)
 	}
+	// a first pass counts the pairs and each method's pairs, so that the
+	// lists are cut from one array each rather than grown one by one
+	var nPairs, nEdges int
+	count := make([]int32, len(s.v.meths))
+	for _, g := range groups {
+		if !t.InitialTotal && !g.Atomic {
+			continue
+		}
+		nPairs += len(g.ByValue)
+		for _, ms := range g.ByValue {
+			nEdges += len(ms)
+			for _, m := range ms {
+				count[m]++
+			}
+		}
+	}
+	byPair, byMeth := make([]int32, 0, nEdges), make([]int32, nEdges)
+	off := int32(0)
+	for m, c := range count {
+		gs.methPairs[m] = byMeth[off:off:(off + c)]
+		off += c
+	}
+	gs.pairMeths = make([][]int32, 0, nPairs)
 	for _, g := range groups {
 		if !t.InitialTotal && !g.Atomic {
 			continue
 		}
 		for _, ms := range g.ByValue {
 			p := int32(len(gs.pairMeths))
-			var sms []int32
+			from := len(byPair)
 			for _, m := range ms {
 				sm := int32(m) // choice methods keep their index in the view
-				sms = append(sms, sm)
+				byPair = append(byPair, sm)
 				gs.methPairs[sm] = append(gs.methPairs[sm], p)
 			}
-			gs.pairMeths = append(gs.pairMeths, sms)
+			gs.pairMeths = append(gs.pairMeths, byPair[from:len(byPair):len(byPair)])
 		}
 	}
 	if len(gs.pairMeths) == 0 {
