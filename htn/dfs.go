@@ -964,11 +964,12 @@ func (s *dfs) frame() int32 {
 	return f
 }
 
-// nodeHash is the current node's entry in an acyclic network's set of
-// failed nodes (search): a 128-bit hash of its state (kept as facts
-// flip, Zobrist's way) and of its network, the sum of a hash of each
-// alive node (its place in the network, kind, task or method, and the
-// places of its successors, which keep theirs when they change), kept
+// nodeHash is the current node's entry in the visited set (search): a
+// 128-bit hash of its state (kept as facts flip, Zobrist's way) and of
+// its network, the sum of a hash of each alive node (in an acyclic
+// network its place, kind, task or method, and the places of its
+// successors, which keep theirs when they change; in a recursive one its
+// content, hashContent), kept
 // as nodes come and go: a node is hashed once, at the first search node
 // after it came, so that the cost is that of the nodes made, not of a
 // network of thousands. (In an acyclic network a node's place is a

@@ -3,28 +3,16 @@ package htn
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/htnsat/htnsat/internal/testutil"
 )
 
-// writeHDDL writes a generated domain and problem to a temporary folder
-// and returns the view of their ground task.
-func writeHDDL(t *testing.T, domain, problem string) *view {
+// viewOf grounds a generated domain and problem and returns their view.
+func viewOf(t *testing.T, domain, problem string) *view {
 	t.Helper()
-	dir := t.TempDir()
-	d, p := filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "problem.hddl")
-	if err := os.WriteFile(d, []byte(domain), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(problem), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, task := testutil.LoadTask(t, d, p)
-	v, err := newView(context.Background(), task)
+	v, err := newView(context.Background(), testutil.Ground(t, testutil.ParseHDDL(t, domain, problem)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +55,7 @@ func TestManyGoals(t *testing.T) {
   (:htn :ordered-subtasks (and%s (finish)))
   (:init%s)
   (:goal (and (done)%s)))`, objs.String(), tasks.String(), init.String(), goals.String())
-	v := writeHDDL(t, domain, problem)
+	v := viewOf(t, domain, problem)
 	if len(v.goals) < n+1 {
 		t.Fatalf("%d goals watched, want %d", len(v.goals), n+1)
 	}
@@ -113,7 +101,7 @@ func TestDeepen(t *testing.T) {
   (:objects%s - pos%s - flag)
   (:htn :ordered-subtasks (and (count)))
   (:init (at p0) (last p%d)%s))`, objs.String(), flags.String(), n, init.String())
-	v := writeHDDL(t, domain, problem)
+	v := viewOf(t, domain, problem)
 	if !v.recursive {
 		t.Fatal("want a recursive network")
 	}

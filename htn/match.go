@@ -79,6 +79,7 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 		local map[ground.TaskID]int32
 		edges []matchEdge
 		count []int32
+		dense bool
 	}
 	preps := make([]prep, len(groups))
 	var slotCount []int32
@@ -87,17 +88,17 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 		if !s.v.t.InitialTotal && !g.Atomic {
 			continue
 		}
-		pr := prep{local: make(map[ground.TaskID]int32, len(g.Tasks)), count: make([]int32, len(g.Tasks))}
+		pr := prep{local: make(map[ground.TaskID]int32, len(g.Tasks)), count: make([]int32, len(g.Tasks)), dense: dense(g)}
 		for i, t := range g.Tasks {
 			pr.local[t] = int32(i)
 		}
-		d, n := dense(g), 0
+		n := 0
 		for _, ms := range g.ByValue {
 			for _, m := range ms {
 				if i, ok := pr.local[s.v.meths[m].Task]; ok {
 					pr.count[i]++
 					n++
-					if d {
+					if pr.dense {
 						if slotCount == nil {
 							slotCount = make([]int32, len(s.v.meths))
 						}
@@ -129,10 +130,10 @@ func newMatcher(gs *groupState, s *dfs, groups []ground.ChoiceGroup) *matcher {
 		nv, w := int32(len(g.Values)), int32((len(g.Values)+63)/64)
 		mg := matchGroup{tasks: g.Tasks, base: p, edges: make([][]matchEdge, len(g.Tasks)),
 			matchT: make([]int32, len(g.Tasks)), matchV: make([]int32, len(g.Values)), nv: nv, w: w}
-		if dense(g) {
+		pr := preps[k]
+		if pr.dense {
 			mg.nLive, mg.liveBits = make([]int32, int(nv)*len(g.Tasks)), make([]uint64, int(w)*len(g.Tasks))
 		}
-		pr := preps[k]
 		local := pr.local
 		off := int32(0)
 		for i := range g.Tasks {
