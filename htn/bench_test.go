@@ -100,3 +100,22 @@ func BenchmarkGBFSRC(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes), "nodes")
 }
+
+// BenchmarkGBFS measures greedy best-first search itself (successors,
+// networks, keys, the visited set) under the TDG estimate, which costs
+// little, on IPC Freecell-Learned probfreecell-03-1 (91,806 methods; deep
+// networks; 400,000 nodes).
+func BenchmarkGBFS(b *testing.B) {
+	dir := testutil.IPCDir(b, "total-order", "Freecell-Learned-ECAI-16")
+	_, task := testutil.LoadTask(b, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "probfreecell-03-1.hddl"))
+	task = testutil.Compact(b, task).Task
+	var nodes int64
+	for b.Loop() {
+		_, st, err := htn.Solve(context.Background(), task, htn.Options{Search: htn.GBFS, Heuristic: htn.HeurTDG, MaxNodes: 400000})
+		if err != htn.ErrNodeLimit {
+			b.Fatalf("%v, want the node limit", err)
+		}
+		nodes = st.Nodes
+	}
+	b.ReportMetric(float64(nodes), "nodes")
+}

@@ -97,9 +97,15 @@ type bfs struct {
 	opt     Options
 	visited *seenSet
 	key     []byte
-	rc      *rcHeuristic // nil: the TDG estimate v.cost
-	stats   *Stats
-	pause   *pauser // nil outside the portfolio
+	// mark and stamp flag uids in successors and keyOf without a map
+	// per node: uid u is flagged when mark[u] == stamp, and pos holds
+	// each flagged uid's position in keyOf's order
+	mark  []uint32
+	pos   []int32
+	stamp uint32
+	rc    *rcHeuristic // nil: the TDG estimate v.cost
+	stats *Stats
+	pause *pauser // nil outside the portfolio
 	// known is Anytime.Known in Optimize's branch and bound
 	known func() int64
 }
@@ -215,43 +221,60 @@ func (b *bfs) keyOf(n *bnode) []byte {
 		k = binary.LittleEndian.AppendUint64(k, w)
 	}
 	ents := n.net.ents
-	pos := map[int32]int{}
+	if b.v.total {
+		for _, e := range ents {
+			k = binary.AppendUvarint(k, uint64(e.kind)<<32|uint64(uint32(e.id)))
+		}
+		b.key = k
+		return k
+	}
 	order := make([]int, len(ents))
 	for i := range order {
 		order[i] = i
 	}
-	total := b.v.total
-	if !total {
-		slices.SortFunc(order, func(i, j int) int {
-			a, c := ents[i], ents[j]
-			if a.kind != c.kind {
-				return int(a.kind) - int(c.kind)
-			}
-			return cmp.Compare(a.id, c.id)
-		})
-	}
+	slices.SortFunc(order, func(i, j int) int {
+		a, c := ents[i], ents[j]
+		if a.kind != c.kind {
+			return int(a.kind) - int(c.kind)
+		}
+		return cmp.Compare(a.id, c.id)
+	})
+	b.flag(n)
 	for i, o := range order {
-		pos[ents[o].uid] = i
+		b.pos[ents[o].uid] = int32(i)
 		k = binary.AppendUvarint(k, uint64(ents[o].kind)<<32|uint64(uint32(ents[o].id)))
 	}
-	if !total {
-		pairs := make([][2]int, 0, len(n.net.edges))
-		for _, e := range n.net.edges {
-			pairs = append(pairs, [2]int{pos[e[0]], pos[e[1]]})
+	pairs := make([][2]int32, 0, len(n.net.edges))
+	for _, e := range n.net.edges {
+		pairs = append(pairs, [2]int32{b.pos[e[0]], b.pos[e[1]]})
+	}
+	slices.SortFunc(pairs, func(a, b [2]int32) int {
+		if a[0] != b[0] {
+			return int(a[0] - b[0])
 		}
-		slices.SortFunc(pairs, func(a, b [2]int) int {
-			if a[0] != b[0] {
-				return a[0] - b[0]
-			}
-			return a[1] - b[1]
-		})
-		for _, p := range pairs {
-			k = binary.AppendUvarint(k, uint64(p[0]))
-			k = binary.AppendUvarint(k, uint64(p[1]))
-		}
+		return int(a[1] - b[1])
+	})
+	for _, p := range pairs {
+		k = binary.AppendUvarint(k, uint64(p[0]))
+		k = binary.AppendUvarint(k, uint64(p[1]))
 	}
 	b.key = k
 	return k
+}
+
+// flag starts a new round of marks for n's uids (all below n.nextUID).
+func (b *bfs) flag(n *bnode) {
+	if int(n.nextUID) > len(b.mark) {
+		size := max(int(n.nextUID), 2*len(b.mark))
+		b.mark = make([]uint32, size)
+		b.pos = make([]int32, size)
+		b.stamp = 0
+	}
+	b.stamp++
+	if b.stamp == 0 {
+		clear(b.mark)
+		b.stamp = 1
+	}
 }
 
 // successors follow the same rules as the depth-first search: a check
@@ -261,22 +284,23 @@ func (b *bfs) keyOf(n *bnode) []byte {
 func (b *bfs) successors(n *bnode) []*bnode {
 	v := b.v
 	net := n.net
-	hasPred := map[int32]bool{}
+	b.flag(n)
 	for _, e := range net.edges {
-		hasPred[e[1]] = true
+		b.mark[e[1]] = b.stamp
 	}
+	hasPred := func(uid int32) bool { return b.mark[uid] == b.stamp }
 	// serial (Options.Serial): only the latest open decomposition acts
 	frame := int32(-1)
 	if b.opt.Serial && !v.total {
 		for _, e := range net.ents {
-			if !hasPred[e.uid] {
+			if !hasPred(e.uid) {
 				frame = max(frame, e.batch)
 			}
 		}
 	}
 	var prims, comps []int
 	for i, e := range net.ents {
-		if hasPred[e.uid] || e.batch < frame {
+		if hasPred(e.uid) || e.batch < frame {
 			continue
 		}
 		if e.kind == nodeCheck || int(e.id) < v.nA {
@@ -361,7 +385,7 @@ func (b *bfs) apply(n *bnode, i int) *bnode {
 		}
 		c.g = min(c.g+b.v.acost[e.id], maxG)
 	}
-	net := &bnet{ents: make([]bent, 0, len(n.net.ents)-1)}
+	net := &bnet{ents: make([]bent, 0, len(n.net.ents)-1), edges: make([][2]int32, 0, len(n.net.edges))}
 	net.ents = append(append(net.ents, n.net.ents[:i]...), n.net.ents[i+1:]...)
 	for _, ed := range n.net.edges {
 		if ed[0] != e.uid {
@@ -379,7 +403,10 @@ func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 	c := &bnode{parent: n, uid: e.uid, method: m, g: n.g, state: n.state}
 	uid := n.nextUID
 	c.first = uid
-	net := &bnet{}
+	k := int32(len(sm.Subtasks))
+	// edges: the old ones, the method's, and at most those from its check
+	// and from its last subtasks to the task's successors
+	net := &bnet{ents: make([]bent, 0, len(n.net.ents)+int(k)), edges: make([][2]int32, 0, len(n.net.edges)+len(sm.Ordering)+int(k)+4)}
 	net.ents = append(append(net.ents, n.net.ents[:i]...), n.net.ents[i+1:]...)
 	check := int32(-1)
 	if len(sm.Pre)+len(sm.NegPre) > 0 {
@@ -392,7 +419,6 @@ func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 		net.ents = append(net.ents, bent{uid: uid, kind: nodeTask, id: int32(s), batch: c.first})
 		uid++
 	}
-	k := int32(len(sm.Subtasks))
 	hasSucc := make([]bool, k)
 	for _, o := range sm.Ordering {
 		net.edges = append(net.edges, [2]int32{base + o.Before, base + o.After})
