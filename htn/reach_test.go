@@ -202,6 +202,34 @@ func TestReach(t *testing.T) {
 	}
 }
 
+// TestBoundedMemberNoReach: on a recursive network the portfolio's
+// depth-first member keeps the reach and its bounded member
+// (Options.RecursionBound) goes without it, so that only the first finds
+// facts lost.
+func TestBoundedMemberNoReach(t *testing.T) {
+	v := loadView(t, "reach-recursive")
+	for _, c := range []struct {
+		member string
+		lost   bool
+	}{{"dfs", true}, {"dfs-rec", false}} {
+		w := map[string]int{}
+		for _, m := range PortfolioMembers {
+			w[m] = 0
+		}
+		w[c.member] = 1
+		_, st, err := Solve(context.Background(), v.t, Options{Weights: w})
+		if err != nil {
+			t.Fatalf("%s: %v", c.member, err)
+		}
+		if st.Search != "portfolio: "+c.member {
+			t.Fatalf("answered by %q, want %s alone", st.Search, c.member)
+		}
+		if (st.Lost > 0) != c.lost {
+			t.Errorf("%s: %d facts lost, want lost facts %v", c.member, st.Lost, c.lost)
+		}
+	}
+}
+
 // TestReachInvariant checks the reach's counts at every node and undo of
 // searches over networks totally and partially ordered, with choice
 // groups and restarts.
