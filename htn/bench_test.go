@@ -87,18 +87,7 @@ func BenchmarkSolveLazy(b *testing.B) {
 // composition heuristic, whose evaluation is most of its time, on IPC
 // Blocksworld-GTOHP p28 (2,949 facts; 1,500 nodes).
 func BenchmarkGBFSRC(b *testing.B) {
-	dir := testutil.IPCDir(b, "total-order", "Blocksworld-GTOHP")
-	_, task := testutil.LoadTask(b, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "p28.hddl"))
-	task = testutil.Compact(b, task).Task
-	var nodes int64
-	for b.Loop() {
-		_, st, err := htn.Solve(context.Background(), task, htn.Options{Search: htn.GBFS, Heuristic: htn.HeurRC, MaxNodes: 1500})
-		if err != htn.ErrNodeLimit {
-			b.Fatalf("%v, want the node limit", err)
-		}
-		nodes = st.Nodes
-	}
-	b.ReportMetric(float64(nodes), "nodes")
+	benchIPC(b, "Blocksworld-GTOHP", "p28.hddl", htn.Options{Search: htn.GBFS, Heuristic: htn.HeurRC, MaxNodes: 1500})
 }
 
 // BenchmarkGBFS measures greedy best-first search itself (successors,
@@ -106,12 +95,26 @@ func BenchmarkGBFSRC(b *testing.B) {
 // little, on IPC Freecell-Learned probfreecell-03-1 (91,806 methods; deep
 // networks; 400,000 nodes).
 func BenchmarkGBFS(b *testing.B) {
-	dir := testutil.IPCDir(b, "total-order", "Freecell-Learned-ECAI-16")
-	_, task := testutil.LoadTask(b, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "probfreecell-03-1.hddl"))
+	benchIPC(b, "Freecell-Learned-ECAI-16", "probfreecell-03-1.hddl", htn.Options{Search: htn.GBFS, Heuristic: htn.HeurTDG, MaxNodes: 400_000})
+}
+
+// BenchmarkDFSRecursive measures depth-first search of a recursive
+// network, whose nodes are all recorded by content hash, on IPC
+// Logistics-Learned probLOGISTICS-37-0 (3,000,000 nodes; a set of
+// millions of nodes, so look-ups miss the cache).
+func BenchmarkDFSRecursive(b *testing.B) {
+	benchIPC(b, "Logistics-Learned-ECAI-16", "probLOGISTICS-37-0.hddl", htn.Options{Search: htn.DFS, MaxNodes: 3_000_000})
+}
+
+// benchIPC searches an IPC 2020 total-order problem (its domain.hddl)
+// with opt until opt.MaxNodes, which the search must reach.
+func benchIPC(b *testing.B, domain, problem string, opt htn.Options) {
+	dir := testutil.IPCDir(b, "total-order", domain)
+	_, task := testutil.LoadTask(b, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, problem))
 	task = testutil.Compact(b, task).Task
 	var nodes int64
 	for b.Loop() {
-		_, st, err := htn.Solve(context.Background(), task, htn.Options{Search: htn.GBFS, Heuristic: htn.HeurTDG, MaxNodes: 400000})
+		_, st, err := htn.Solve(context.Background(), task, opt)
 		if err != htn.ErrNodeLimit {
 			b.Fatalf("%v, want the node limit", err)
 		}

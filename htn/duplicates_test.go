@@ -2,6 +2,7 @@ package htn
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
@@ -157,8 +158,8 @@ func TestSeenSetBound(t *testing.T) {
 	v.max = 4
 	for i := range uint64(10) {
 		v.put([2]uint64{i, i}, int32(i))
-		if len(v.m) > v.max {
-			t.Fatalf("after %d puts: %d entries, bound %d", i+1, len(v.m), v.max)
+		if v.len() > v.max {
+			t.Fatalf("after %d puts: %d entries, bound %d", i+1, v.len(), v.max)
 		}
 	}
 	if n, ok := v.get([2]uint64{9, 9}); !ok || n != 9 {
@@ -166,5 +167,41 @@ func TestSeenSetBound(t *testing.T) {
 	}
 	if _, ok := v.get([2]uint64{0, 0}); ok {
 		t.Error("the first put survived three fills")
+	}
+}
+
+// TestSeenTable checks the open-addressing table against a Go map over
+// growth, overwrites, the all-zero hash and clearing, with hashes whose
+// low bits collide so that probes run long.
+func TestSeenTable(t *testing.T) {
+	var tab seenTable
+	want := map[[2]uint64]int32{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 6_000 {
+		h := [2]uint64{rng.Uint64() & 0xFFFF << 16, rng.Uint64() & 7}
+		if i == 7 || i == 4_000 {
+			h = [2]uint64{}
+		}
+		tab.put(h, int32(i))
+		want[h] = int32(i)
+		if i == 3_000 {
+			tab.clear()
+			clear(want)
+		}
+	}
+	if tab.n != len(want) {
+		t.Fatalf("%d entries, want %d", tab.n, len(want))
+	}
+	for h, v := range want {
+		if got, ok := tab.get(h); !ok || got != v {
+			t.Fatalf("get(%x) = %d, %v; want %d", h, got, ok, v)
+		}
+	}
+	for range 6_000 {
+		h := [2]uint64{rng.Uint64() & 0xFFFF << 16, rng.Uint64() & 7}
+		_, okWant := want[h]
+		if _, ok := tab.get(h); ok != okWant {
+			t.Fatalf("get(%x): present %v, want %v", h, ok, okWant)
+		}
 	}
 }

@@ -10,9 +10,9 @@ import "hash/maphash"
 // a probability of about 2^-128 per pair, which would only prune one of
 // them; a plan is verified all the same.
 type seenSet struct {
-	// m maps each node to, for the nodes a depth-first search found
+	// t maps each node to, for the nodes a depth-first search found
 	// failed (dfs.search), the size of the subtree searched
-	m map[[2]uint64]int32
+	t seenTable
 	// g holds, for the searches that keep the cheapest path to a node
 	// (cheaper), the least g each node was reached with
 	g      map[[2]uint64]int32
@@ -24,7 +24,7 @@ type seenSet struct {
 }
 
 func newSeenSet() *seenSet {
-	return &seenSet{m: map[[2]uint64]int32{}, s1: maphash.MakeSeed(), s2: maphash.MakeSeed()}
+	return &seenSet{s1: maphash.MakeSeed(), s2: maphash.MakeSeed()}
 }
 
 // add records key and reports whether it was there already.
@@ -46,16 +46,15 @@ func (v *seenSet) hash(key []byte) [2]uint64 {
 
 // get returns the number recorded with h, and whether h is there.
 func (v *seenSet) get(h [2]uint64) (int32, bool) {
-	n, ok := v.m[h]
-	return n, ok
+	return v.t.get(h)
 }
 
 // put records h with number n.
 func (v *seenSet) put(h [2]uint64, n int32) {
-	if v.max > 0 && len(v.m) >= v.max {
-		clear(v.m)
+	if v.max > 0 && v.t.n >= v.max {
+		v.t.clear()
 	}
-	v.m[h] = n
+	v.t.put(h, n)
 }
 
 // cheaper records that key was reached at cost g and reports whether
@@ -73,4 +72,82 @@ func (v *seenSet) cheaper(key []byte, g int32) bool {
 	return true
 }
 
-func (v *seenSet) reset() { clear(v.m); clear(v.g) }
+func (v *seenSet) reset() { v.t.clear(); clear(v.g) }
+
+// len is the number of nodes recorded.
+func (v *seenSet) len() int { return v.t.n }
+
+// seenTable is an open-addressing hash table from 128-bit hashes to
+// numbers, probed linearly from the hash's low bits. Sets of millions of
+// nodes miss the cache at nearly every look-up; a Go map's look-up reads
+// a group's control word and then its slot, this one the slot alone
+// (the depth-first search of IPC Logistics-Learned probLOGISTICS-37-0
+// spent 27 % of its time in the map's look-ups; BenchmarkDFSRecursive). The all-zero hash marks an empty slot, so a hash
+// that is all zero is stored as {0, 1}, which only merges two of 2^128.
+type seenTable struct {
+	slots []seenSlot // a power of two long, or empty
+	n     int
+}
+
+type seenSlot struct {
+	h [2]uint64
+	v int32
+}
+
+func (t *seenTable) get(h [2]uint64) (int32, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	if h == [2]uint64{} {
+		h[1] = 1
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h[0] & mask; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.h == h {
+			return s.v, true
+		}
+		if s.h == [2]uint64{} {
+			return 0, false
+		}
+	}
+}
+
+func (t *seenTable) put(h [2]uint64, v int32) {
+	if h == [2]uint64{} {
+		h[1] = 1
+	}
+	if 4*(t.n+1) > 3*len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h[0] & mask; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.h == h {
+			s.v = v
+			return
+		}
+		if s.h == [2]uint64{} {
+			s.h, s.v = h, v
+			t.n++
+			return
+		}
+	}
+}
+
+// grow doubles the table (from 1,024 slots) and places every entry again.
+func (t *seenTable) grow() {
+	old := t.slots
+	t.slots = make([]seenSlot, max(1024, 2*len(old)))
+	t.n = 0
+	for _, s := range old {
+		if s.h != [2]uint64{} {
+			t.put(s.h, s.v)
+		}
+	}
+}
+
+func (t *seenTable) clear() {
+	clear(t.slots)
+	t.n = 0
+}
