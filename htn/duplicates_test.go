@@ -158,8 +158,8 @@ func TestSeenSetBound(t *testing.T) {
 	v.max = 4
 	for i := range uint64(10) {
 		v.put([2]uint64{i, i}, int32(i))
-		if v.len() > v.max {
-			t.Fatalf("after %d puts: %d entries, bound %d", i+1, v.len(), v.max)
+		if v.t.n > v.max {
+			t.Fatalf("after %d puts: %d entries, bound %d", i+1, v.t.n, v.max)
 		}
 	}
 	if n, ok := v.get([2]uint64{9, 9}); !ok || n != 9 {

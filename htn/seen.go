@@ -74,16 +74,14 @@ func (v *seenSet) cheaper(key []byte, g int32) bool {
 
 func (v *seenSet) reset() { v.t.clear(); clear(v.g) }
 
-// len is the number of nodes recorded.
-func (v *seenSet) len() int { return v.t.n }
-
 // seenTable is an open-addressing hash table from 128-bit hashes to
 // numbers, probed linearly from the hash's low bits. Sets of millions of
 // nodes miss the cache at nearly every look-up; a Go map's look-up reads
 // a group's control word and then its slot, this one the slot alone
 // (the depth-first search of IPC Logistics-Learned probLOGISTICS-37-0
-// spent 27 % of its time in the map's look-ups; BenchmarkDFSRecursive). The all-zero hash marks an empty slot, so a hash
-// that is all zero is stored as {0, 1}, which only merges two of 2^128.
+// spent 27 % of its time in the map's look-ups; BenchmarkDFSRecursive).
+// The all-zero hash marks an empty slot, so a hash that is all zero is
+// stored as {0, 1} (slotKey), which only merges two of 2^128.
 type seenTable struct {
 	slots []seenSlot // a power of two long, or empty
 	n     int
@@ -94,13 +92,19 @@ type seenSlot struct {
 	v int32
 }
 
+// slotKey is hash h as stored: never all zero, the empty slot's mark.
+func slotKey(h [2]uint64) [2]uint64 {
+	if h == [2]uint64{} {
+		h[1] = 1
+	}
+	return h
+}
+
 func (t *seenTable) get(h [2]uint64) (int32, bool) {
 	if t.n == 0 {
 		return 0, false
 	}
-	if h == [2]uint64{} {
-		h[1] = 1
-	}
+	h = slotKey(h)
 	mask := uint64(len(t.slots) - 1)
 	for i := h[0] & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
@@ -114,9 +118,7 @@ func (t *seenTable) get(h [2]uint64) (int32, bool) {
 }
 
 func (t *seenTable) put(h [2]uint64, v int32) {
-	if h == [2]uint64{} {
-		h[1] = 1
-	}
+	h = slotKey(h)
 	if 4*(t.n+1) > 3*len(t.slots) {
 		t.grow()
 	}
