@@ -238,3 +238,29 @@ func TestPortfolioWeights(t *testing.T) {
 		t.Errorf("every weight 0: %v, want an error", err)
 	}
 }
+
+// TestPortfolioRC: on a large totally ordered task, where greedy search's
+// own estimate is TDG, the portfolio has a greedy member with RC
+// (gbfs-rc); alone it solves IPC Freecell-Learned probfreecell-02-1, which
+// greedy search with TDG does only after millions of nodes, within a few
+// thousand. A small task has no such member.
+func TestPortfolioRC(t *testing.T) {
+	dir := testutil.IPCDir(t, "total-order", "Freecell-Learned-ECAI-16")
+	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "probfreecell-02-1.hddl"))
+	only := func(name string) map[string]int {
+		w := map[string]int{}
+		for _, m := range htn.PortfolioMembers {
+			w[m] = 0
+		}
+		w[name] = 1
+		return w
+	}
+	_, st := solveAndVerify(t, p, task, htn.Options{Search: htn.Auto, Weights: only("gbfs-rc"), MaxNodes: 100_000})
+	if st.Search != "portfolio: gbfs-rc" {
+		t.Errorf("answered by %q, want gbfs-rc", st.Search)
+	}
+	_, smallTask := testutil.LoadTask(t, "../testdata/split/domain.hddl", "../testdata/split/problem.hddl")
+	if _, _, err := htn.Solve(context.Background(), testutil.Compact(t, smallTask).Task, htn.Options{Search: htn.Auto, Weights: only("gbfs-rc")}); err == nil || !strings.Contains(err.Error(), "no member") {
+		t.Errorf("small task, gbfs-rc alone: %v, want no member", err)
+	}
+}

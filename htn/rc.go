@@ -41,7 +41,38 @@ type rcHeuristic struct {
 	ops    []rcOp
 	target []bool
 	pq     heap.Radix
+
+	// The cost of every node depends on the state alone: the network
+	// only picks which costs are summed. So the costs found from a state
+	// are kept (cache, by the state's hash in index; the oldest entry
+	// goes first) and a node whose state was met before costs a sum:
+	// the successors a decomposition makes share their parent's state,
+	// and the search comes back to a few states by many paths (IPC
+	// Freecell-Learned probfreecell-02-1: 202 states in 22,000
+	// evaluations).
+	cache []rcEntry
+	index map[[2]uint64]int32
+	next  int32
+	// hits, misses and again count the evaluations of a state met
+	// before, of a new one and of one explored again (for tests)
+	hits, misses, again int
 }
+
+// An rcEntry holds the costs found from one state. The exploration that
+// found them stopped once the network at hand had its costs: those up to
+// bound are final, the others may be too high (rcInf once it ran to the
+// end, when all are final).
+type rcEntry struct {
+	key   [2]uint64
+	cost  []int32
+	bound int32
+}
+
+// rcCacheBytes bounds the memory of the cache, rcCacheMax its entries.
+const (
+	rcCacheBytes = 128 << 20
+	rcCacheMax   = 8192
+)
 
 type rcOp struct {
 	acc int64
@@ -111,12 +142,85 @@ func newRC(v *view) *rcHeuristic {
 	r.cost = make([]int32, nodes)
 	r.ops = make([]rcOp, len(r.opPre))
 	r.target = make([]bool, nodes)
+	r.cache = make([]rcEntry, max(1, min(rcCacheMax, rcCacheBytes/(4*nodes))))
+	r.index = make(map[[2]uint64]int32, len(r.cache))
 	return r
 }
 
 // eval returns the relaxed cost of the network's tasks and checks and of
 // the goal from state, or rcInf when one of them cannot be reached.
 func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
+	key := stateKey(state)
+	i, ok := r.index[key]
+	if !ok {
+		i = r.next
+		r.next = (r.next + 1) % int32(len(r.cache))
+		if e := &r.cache[i]; e.cost != nil {
+			delete(r.index, e.key)
+		}
+		r.index[key] = i
+		r.explore(state, net, &r.cache[i])
+		r.cache[i].key = key
+		r.misses++
+	} else {
+		r.hits++
+	}
+	e := &r.cache[i]
+	h, final := r.sum(e, net)
+	if !final {
+		// a cost this network needs lies beyond where the exploration
+		// that found the entry stopped
+		r.explore(state, nil, e)
+		h, _ = r.sum(e, net)
+		r.again++
+	}
+	return h
+}
+
+// sum adds up the costs of entry e that net needs; final reports that
+// they were all final.
+func (r *rcHeuristic) sum(e *rcEntry, net *bnet) (h int32, final bool) {
+	var s int64
+	inf := false
+	add := func(n int32) bool {
+		c := e.cost[n]
+		if c > e.bound {
+			return false
+		}
+		if c == rcInf {
+			inf = true
+		}
+		s += int64(c)
+		return true
+	}
+	for _, x := range net.ents {
+		if x.kind == nodeTask {
+			if !add(int32(r.nF) + x.id) {
+				return 0, false
+			}
+			continue
+		}
+		for _, f := range r.v.meths[x.id].Pre {
+			if !add(int32(f)) {
+				return 0, false
+			}
+		}
+	}
+	for _, f := range r.v.t.Goal {
+		if !add(int32(f)) {
+			return 0, false
+		}
+	}
+	if inf {
+		return rcInf, true
+	}
+	return int32(min(s, rcInf-1)), true
+}
+
+// explore finds the costs of the nodes from state into e: those of net's
+// tasks and checks and of the goal, and all up to their greatest, or
+// with net nil all of them.
+func (r *rcHeuristic) explore(state sets.Bits, net *bnet, e *rcEntry) {
 	for i := range r.cost {
 		r.cost[i] = rcInf
 		r.target[i] = false
@@ -124,7 +228,8 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 	for op, pre := range r.opPre {
 		r.ops[op] = rcOp{cnt: int32(len(pre))}
 	}
-	// the nodes whose cost is wanted
+	// the nodes whose cost is wanted (with net nil, none: the
+	// exploration runs to the end)
 	left := 0
 	mark := func(n int32) {
 		if !r.target[n] {
@@ -132,17 +237,19 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 			left++
 		}
 	}
-	for _, e := range net.ents {
-		if e.kind == nodeTask {
-			mark(int32(r.nF) + e.id)
-		} else {
-			for _, f := range r.v.meths[e.id].Pre {
-				mark(int32(f))
+	if net != nil {
+		for _, x := range net.ents {
+			if x.kind == nodeTask {
+				mark(int32(r.nF) + x.id)
+			} else {
+				for _, f := range r.v.meths[x.id].Pre {
+					mark(int32(f))
+				}
 			}
 		}
-	}
-	for _, f := range r.v.t.Goal {
-		mark(int32(f))
+		for _, f := range r.v.t.Goal {
+			mark(int32(f))
+		}
 	}
 	r.pq.Reset()
 	for w, word := range state {
@@ -157,11 +264,16 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 	for _, op := range r.free {
 		r.fire(op, int64(r.opBase[op]))
 	}
-	for left > 0 && r.pq.Len() > 0 {
+	// bound is the cost of the last node taken: every node up to it has
+	// its final cost (Dijkstra's order), so an exploration stopped early
+	// keeps them
+	bound := int32(0)
+	for (net == nil || left > 0) && r.pq.Len() > 0 {
 		it := r.pq.Pop()
 		if it.Cost != r.cost[it.Node] {
 			continue
 		}
+		bound = it.Cost
 		if r.target[it.Node] {
 			r.target[it.Node] = false
 			left--
@@ -174,23 +286,22 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 			}
 		}
 	}
-	if left > 0 {
-		return rcInf
+	if r.pq.Len() == 0 {
+		// ran to the end: every cost is final, rcInf the unreachable
+		bound = rcInf
 	}
-	var h int64
-	for _, e := range net.ents {
-		if e.kind == nodeTask {
-			h += int64(r.cost[int32(r.nF)+e.id])
-		} else {
-			for _, f := range r.v.meths[e.id].Pre {
-				h += int64(r.cost[f])
-			}
-		}
+	e.cost = append(e.cost[:0], r.cost...)
+	e.bound = bound
+}
+
+// stateKey is a 128-bit hash of a state.
+func stateKey(s sets.Bits) [2]uint64 {
+	a, b := uint64(0x9E3779B97F4A7C15), uint64(0xC2B2AE3D27D4EB4F)
+	for _, w := range s {
+		a = mix64(a ^ w)
+		b = mix64(b + w*0xFF51AFD7ED558CCD)
 	}
-	for _, f := range r.v.t.Goal {
-		h += int64(r.cost[f])
-	}
-	return int32(min(h, rcInf-1))
+	return [2]uint64{a, b}
 }
 
 func (r *rcHeuristic) fire(op int32, c int64) {

@@ -85,7 +85,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 	f.BoolVar(&e.noFocus, "no-focus", false, "partial order: do not decompose the latest decomposition's tasks before older ones")
 	f.BoolVar(&e.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
 	f.BoolVar(&e.recBound, "recursion-bound", false, "depth-first search of a recursive network: bound how deep a task recurs, from 1, doubling when the search is exhausted")
-	f.StringToIntVar(&e.weights, "portfolio", nil, "--search auto: weights of the portfolio's members by name (dfs, dfs-rec, gbfs, astar; in partial order also dfs-serial, dfs-serial-rec, gbfs-serial), e.g. dfs=2,dfs-rec=1; 0 leaves a member out")
+	f.StringToIntVar(&e.weights, "portfolio", nil, "--search auto: weights of the portfolio's members by name (dfs, dfs-rec, gbfs, gbfs-rc, astar; in partial order also dfs-serial, dfs-serial-rec, gbfs-serial), e.g. dfs=2,dfs-rec=1; 0 leaves a member out")
 	f.BoolVar(&e.noRestarts, "no-restarts", false, "depth-first search: never start over")
 	f.BoolVar(&e.noConflicts, "no-conflicts", false, "do not weigh the choice of task by past dead ends")
 	f.BoolVar(&e.serial, "serial", false, "search of a partial-order network (dfs, gbfs, astar): carry each begun task through before its siblings (if that finds nothing, the search runs again without it; the portfolio has serial dfs and gbfs members)")
