@@ -26,13 +26,19 @@ import (
 const rcInf = math.MaxInt32
 
 type rcHeuristic struct {
-	v      *view
-	nF     int       // facts are nodes 0..nF-1, task id is node nF+id
-	opPre  [][]int32 // per operator (actions, then search methods): nodes needed, with repeats
-	opEff  [][]int32 // nodes it reaches
-	opBase []int32   // 1 for an action, 0 for a method
-	users  [][]int32 // per node: operators that need it (once per occurrence)
-	free   []int32   // operators that need nothing
+	v  *view
+	nF int // facts are nodes 0..nF-1, task id is node nF+id
+	// per operator (actions, then search methods): the nodes it
+	// reaches are effs[effAt[op]:effAt[op+1]] (one flat array: a
+	// firing reads two adjacent offsets, not a slice header), and
+	// opsInit its counter before an exploration (the number of nodes
+	// it needs, with repeats)
+	effAt   []int32
+	effs    []int32
+	opsInit []rcOp
+	opBase  []int32   // 1 for an action, 0 for a method
+	users   [][]int32 // per node: operators that need it (once per occurrence)
+	free    []int32   // operators that need nothing
 
 	// per evaluation: ops[op] counts the preconditions of op not yet
 	// reached and sums their costs (one entry, so that the inner loop
@@ -101,13 +107,14 @@ func rcSize(v *view) int {
 func newRC(v *view) *rcHeuristic {
 	t := v.t
 	nT := v.nA + len(t.Compounds)
-	r := &rcHeuristic{v: v, nF: v.nFacts}
+	r := &rcHeuristic{v: v, nF: v.nFacts, effAt: []int32{0}}
 	nodes := r.nF + nT
 	r.users = make([][]int32, nodes)
 	add := func(pre, eff []int32, base int32) {
-		op := int32(len(r.opPre))
-		r.opPre = append(r.opPre, pre)
-		r.opEff = append(r.opEff, eff)
+		op := int32(len(r.opsInit))
+		r.opsInit = append(r.opsInit, rcOp{cnt: int32(len(pre))})
+		r.effs = append(r.effs, eff...)
+		r.effAt = append(r.effAt, int32(len(r.effs)))
 		r.opBase = append(r.opBase, base)
 		if len(pre) == 0 {
 			r.free = append(r.free, op)
@@ -140,7 +147,7 @@ func newRC(v *view) *rcHeuristic {
 		add(pre, []int32{int32(r.nF + int(sm.Task))}, 0)
 	}
 	r.cost = make([]int32, nodes)
-	r.ops = make([]rcOp, len(r.opPre))
+	r.ops = make([]rcOp, len(r.opsInit))
 	r.target = make([]bool, nodes)
 	r.cache = make([]rcEntry, max(1, min(rcCacheMax, rcCacheBytes/(4*nodes))))
 	r.index = make(map[[2]uint64]int32, len(r.cache))
@@ -225,9 +232,7 @@ func (r *rcHeuristic) explore(state sets.Bits, net *bnet, e *rcEntry) {
 		r.cost[i] = rcInf
 		r.target[i] = false
 	}
-	for op, pre := range r.opPre {
-		r.ops[op] = rcOp{cnt: int32(len(pre))}
-	}
+	copy(r.ops, r.opsInit)
 	// the nodes whose cost is wanted (with net nil, none: the
 	// exploration runs to the end)
 	left := 0
@@ -306,7 +311,7 @@ func stateKey(s sets.Bits) [2]uint64 {
 
 func (r *rcHeuristic) fire(op int32, c int64) {
 	c = min(c, rcInf-1)
-	for _, n := range r.opEff[op] {
+	for _, n := range r.effs[r.effAt[op]:r.effAt[op+1]] {
 		if int32(c) < r.cost[n] {
 			r.cost[n] = int32(c)
 			r.pq.Push(heap.Item{Node: n, Cost: int32(c)})
