@@ -62,6 +62,7 @@ type rcHeuristic struct {
 	// hits, misses and again count the evaluations of a state met
 	// before, of a new one and of one explored again (for tests)
 	hits, misses, again int
+	scratch             []int32
 }
 
 // An rcEntry holds the costs found from one state. The exploration that
@@ -187,41 +188,20 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 // sum adds up the costs of entry e that net needs; final reports that
 // they were all final.
 func (r *rcHeuristic) sum(e *rcEntry, net *bnet) (h int32, final bool) {
-	var s int64
+	var sum int64
 	inf := false
-	add := func(n int32) bool {
+	for _, n := range r.needed(net) {
 		c := e.cost[n]
 		if c > e.bound {
-			return false
-		}
-		if c == rcInf {
-			inf = true
-		}
-		s += int64(c)
-		return true
-	}
-	for _, x := range net.ents {
-		if x.kind == nodeTask {
-			if !add(int32(r.nF) + x.id) {
-				return 0, false
-			}
-			continue
-		}
-		for _, f := range r.v.meths[x.id].Pre {
-			if !add(int32(f)) {
-				return 0, false
-			}
-		}
-	}
-	for _, f := range r.v.t.Goal {
-		if !add(int32(f)) {
 			return 0, false
 		}
+		inf = inf || c == rcInf
+		sum += int64(c)
 	}
 	if inf {
 		return rcInf, true
 	}
-	return int32(min(s, rcInf-1)), true
+	return int32(min(sum, rcInf-1)), true
 }
 
 // explore finds the costs of the nodes from state into e: those of net's
@@ -236,24 +216,12 @@ func (r *rcHeuristic) explore(state sets.Bits, net *bnet, e *rcEntry) {
 	// the nodes whose cost is wanted (with net nil, none: the
 	// exploration runs to the end)
 	left := 0
-	mark := func(n int32) {
-		if !r.target[n] {
-			r.target[n] = true
-			left++
-		}
-	}
 	if net != nil {
-		for _, x := range net.ents {
-			if x.kind == nodeTask {
-				mark(int32(r.nF) + x.id)
-			} else {
-				for _, f := range r.v.meths[x.id].Pre {
-					mark(int32(f))
-				}
+		for _, n := range r.needed(net) {
+			if !r.target[n] {
+				r.target[n] = true
+				left++
 			}
-		}
-		for _, f := range r.v.t.Goal {
-			mark(int32(f))
 		}
 	}
 	r.pq.Reset()
@@ -299,7 +267,30 @@ func (r *rcHeuristic) explore(state sets.Bits, net *bnet, e *rcEntry) {
 	e.bound = bound
 }
 
-// stateKey is a 128-bit hash of a state.
+// needed returns the nodes whose costs net's estimate sums (its tasks,
+// its checks' preconditions and the goal facts), in a scratch slice
+// valid until the next call.
+func (r *rcHeuristic) needed(net *bnet) []int32 {
+	ns := r.scratch[:0]
+	for _, x := range net.ents {
+		if x.kind == nodeTask {
+			ns = append(ns, int32(r.nF)+x.id)
+			continue
+		}
+		for _, p := range r.v.meths[x.id].Pre {
+			ns = append(ns, int32(p))
+		}
+	}
+	for _, g := range r.v.t.Goal {
+		ns = append(ns, int32(g))
+	}
+	r.scratch = ns
+	return ns
+}
+
+// stateKey is a 128-bit hash of a state, mixed by mix64 as the
+// depth-first search's node hashes are (its words are few: seenSet's
+// maphash would need them as bytes).
 func stateKey(s sets.Bits) [2]uint64 {
 	a, b := uint64(0x9E3779B97F4A7C15), uint64(0xC2B2AE3D27D4EB4F)
 	for _, w := range s {
