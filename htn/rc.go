@@ -47,6 +47,7 @@ type rcHeuristic struct {
 	ops    []rcOp
 	target []bool
 	pq     heap.Radix
+	bound  int32 // the cost of the last node taken
 
 	// The cost of every node depends on the state alone: the network
 	// only picks which costs are summed. So the costs found from a state
@@ -60,9 +61,18 @@ type rcHeuristic struct {
 	index map[[2]uint64]int32
 	next  int32
 	// hits, misses and again count the evaluations of a state met
-	// before, of a new one and of one explored again (for tests)
-	hits, misses, again int
-	scratch             []int32
+	// before, of a new one and of one explored again; resumed those of
+	// the again that went on from where the last exploration stopped
+	// (for tests)
+	hits, misses, again, resumed int
+	scratch                      []int32
+	// last is the entry the working arrays (cost, ops, pq) explored
+	// last, lastKey its state, -1 when there is none: the successors of
+	// a node share its state, so the network that needs more of a
+	// state's costs most often comes right after the one whose
+	// exploration stopped short, and the exploration goes on from there
+	last    int32
+	lastKey [2]uint64
 }
 
 // An rcEntry holds the costs found from one state. The exploration that
@@ -152,6 +162,7 @@ func newRC(v *view) *rcHeuristic {
 	r.target = make([]bool, nodes)
 	r.cache = make([]rcEntry, max(1, min(rcCacheMax, rcCacheBytes/(4*nodes))))
 	r.index = make(map[[2]uint64]int32, len(r.cache))
+	r.last = -1
 	return r
 }
 
@@ -167,8 +178,10 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 			delete(r.index, e.key)
 		}
 		r.index[key] = i
-		r.explore(state, net, &r.cache[i])
+		r.start(state)
+		r.run(net, &r.cache[i])
 		r.cache[i].key = key
+		r.last, r.lastKey = i, key
 		r.misses++
 	} else {
 		r.hits++
@@ -177,8 +190,16 @@ func (r *rcHeuristic) eval(state sets.Bits, net *bnet) int32 {
 	h, final := r.sum(e, net)
 	if !final {
 		// a cost this network needs lies beyond where the exploration
-		// that found the entry stopped
-		r.explore(state, nil, e)
+		// that found the entry stopped: go on with that exploration if
+		// it is the last one, else explore the state to the end
+		if r.last == i && r.lastKey == key {
+			r.run(net, e)
+			r.resumed++
+		} else {
+			r.start(state)
+			r.run(nil, e)
+			r.last, r.lastKey = i, key
+		}
 		h, _ = r.sum(e, net)
 		r.again++
 	}
@@ -204,27 +225,16 @@ func (r *rcHeuristic) sum(e *rcEntry, net *bnet) (h int32, final bool) {
 	return int32(min(sum, rcInf-1)), true
 }
 
-// explore finds the costs of the nodes from state into e: those of net's
-// tasks and checks and of the goal, and all up to their greatest, or
-// with net nil all of them.
-func (r *rcHeuristic) explore(state sets.Bits, net *bnet, e *rcEntry) {
+// start begins an exploration from state: every cost unknown but the
+// state's facts', every counter full, the operators that need nothing
+// fired.
+func (r *rcHeuristic) start(state sets.Bits) {
 	for i := range r.cost {
 		r.cost[i] = rcInf
-		r.target[i] = false
 	}
 	copy(r.ops, r.opsInit)
-	// the nodes whose cost is wanted (with net nil, none: the
-	// exploration runs to the end)
-	left := 0
-	if net != nil {
-		for _, n := range r.needed(net) {
-			if !r.target[n] {
-				r.target[n] = true
-				left++
-			}
-		}
-	}
 	r.pq.Reset()
+	r.bound = 0
 	for w, word := range state {
 		for word != 0 {
 			b := word & -word
@@ -237,16 +247,31 @@ func (r *rcHeuristic) explore(state sets.Bits, net *bnet, e *rcEntry) {
 	for _, op := range r.free {
 		r.fire(op, int64(r.opBase[op]))
 	}
-	// bound is the cost of the last node taken: every node up to it has
-	// its final cost (Dijkstra's order), so an exploration stopped early
-	// keeps them
-	bound := int32(0)
+}
+
+// run goes on with the exploration until the costs net's estimate sums
+// are final, or with net nil to the end, and copies the costs into e.
+func (r *rcHeuristic) run(net *bnet, e *rcEntry) {
+	// the nodes whose cost is wanted and not yet final (with net nil,
+	// none: the exploration runs to the end)
+	left := 0
+	if net != nil {
+		for _, n := range r.needed(net) {
+			if r.cost[n] > r.bound && !r.target[n] {
+				r.target[n] = true
+				left++
+			}
+		}
+	}
 	for (net == nil || left > 0) && r.pq.Len() > 0 {
 		it := r.pq.Pop()
 		if it.Cost != r.cost[it.Node] {
 			continue
 		}
-		bound = it.Cost
+		// every node up to the cost of the last one taken has its
+		// final cost (Dijkstra's order), so an exploration stopped
+		// early keeps them
+		r.bound = it.Cost
 		if r.target[it.Node] {
 			r.target[it.Node] = false
 			left--
@@ -260,11 +285,17 @@ func (r *rcHeuristic) explore(state sets.Bits, net *bnet, e *rcEntry) {
 		}
 	}
 	if r.pq.Len() == 0 {
-		// ran to the end: every cost is final, rcInf the unreachable
-		bound = rcInf
+		// ran to the end: every cost is final, rcInf the unreachable;
+		// no target is left (each is final)
+		r.bound = rcInf
+		if left > 0 {
+			for _, n := range r.needed(net) {
+				r.target[n] = false
+			}
+		}
 	}
 	e.cost = append(e.cost[:0], r.cost...)
-	e.bound = bound
+	e.bound = r.bound
 }
 
 // needed returns the nodes whose costs net's estimate sums (its tasks,
