@@ -3,6 +3,7 @@ package htn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -79,6 +80,10 @@ func (p *pauser) check() error {
 		return p.ctx.Err()
 	}
 }
+
+// errIncomplete ends a portfolio whose members were all exhausted where
+// none of their search spaces holds every plan.
+var errIncomplete = fmt.Errorf("%w: every search of the portfolio leaves plans out (see --portfolio)", plan.ErrInconclusive)
 
 // member is one search of the portfolio.
 type member struct {
@@ -190,6 +195,12 @@ func portfolio(ctx context.Context, members []*member, slice time.Duration, exha
 		}
 		if live == 0 && gaveUp != nil {
 			return finish(nil, gaveUp)
+		}
+		if live == 0 && exhaustive {
+			// a member whose exhaustion is a proof would have ended
+			// the run: every one was incomplete (the weights can leave
+			// only those), so no plan was found and none is ruled out
+			return finish(nil, errIncomplete)
 		}
 		if live == 0 {
 			return finish(nil, ErrNoPlan)

@@ -85,6 +85,16 @@ func TestPortfolio(t *testing.T) {
 	if !errors.Is(err, ErrNoPlan) {
 		t.Errorf("exhausted member, a proof: %v, want ErrNoPlan", err)
 	}
+	// in an exhaustive setting, all exhausted but none of them complete
+	// (the weights left only incomplete ones): no proof, and no plan
+	inc := []*member{finisher("serial-a", 0, nil, ErrNoPlan), finisher("serial-b", 20*time.Millisecond, nil, ErrNoPlan)}
+	for _, m := range inc {
+		m.incomplete = true
+	}
+	_, err = portfolio(ctx, inc, testSlice, true, 0, &Stats{})
+	if !errors.Is(err, plan.ErrInconclusive) || errors.Is(err, plan.ErrUnsolvable) {
+		t.Errorf("incomplete members exhausted: %v, want inconclusive", err)
+	}
 	// all exhausted, one of them having given up: not a proof either way
 	_, err = portfolio(ctx, []*member{finisher("deep", 0, nil, errDepth), finisher("empty", 0, nil, ErrNoPlan)}, testSlice, false, 0, &Stats{})
 	if !errors.Is(err, errDepth) {
@@ -111,5 +121,27 @@ func TestPortfolio(t *testing.T) {
 	time.Sleep(10 * time.Millisecond)
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines after the portfolios, %d before", n, before)
+	}
+}
+
+// TestPortfolioOnlyIncomplete: a partial-order problem whose plan needs
+// its tasks interleaved, searched by a portfolio whose weights leave only
+// the serial members (which carry each begun task through): they find no
+// plan in the eager run nor in the complete one, and that is reported as
+// inconclusive, not as a proof that there is no plan (the full portfolio
+// finds one).
+func TestPortfolioOnlyIncomplete(t *testing.T) {
+	v := loadView(t, "interleave")
+	if v.total {
+		t.Fatal("interleave is totally ordered")
+	}
+	_, _, err := Solve(context.Background(), v.t, Options{})
+	if err != nil {
+		t.Fatalf("full portfolio: %v, want a plan", err)
+	}
+	serialOnly := map[string]int{"gbfs": 0, "astar": 0}
+	_, _, err = Solve(context.Background(), v.t, Options{Weights: serialOnly})
+	if !errors.Is(err, plan.ErrInconclusive) || errors.Is(err, plan.ErrUnsolvable) {
+		t.Errorf("serial members only: %v, want inconclusive", err)
 	}
 }
