@@ -264,3 +264,22 @@ func TestPortfolioRC(t *testing.T) {
 		t.Errorf("small task, gbfs-rc alone: %v, want no member", err)
 	}
 }
+
+// TestPortfolioBoundedPO: in a recursive partial-order network the
+// portfolio's bounded depth-first member (dfs-serial-rec) never starts
+// over; alone it solves IPC Monroe-Partially-Observable (partial order)
+// pfile10 in one run.
+func TestPortfolioBoundedPO(t *testing.T) {
+	dir := testutil.IPCDir(t, "partial-order", "Monroe-Partially-Observable")
+	name := "pfile10-p-0028-set-up-shelter-6"
+	p, task := testutil.LoadTask(t, filepath.Join(dir, name+"-domain.hddl"), filepath.Join(dir, name+".hddl"))
+	w := map[string]int{}
+	for _, m := range htn.PortfolioMembers {
+		w[m] = 0
+	}
+	w["dfs-serial-rec"] = 1
+	_, st := solveAndVerify(t, p, task, htn.Options{Search: htn.Auto, Weights: w, MaxNodes: 3_000_000})
+	if st.Search != "portfolio: dfs-serial-rec" || st.Restarts != 0 {
+		t.Errorf("answered by %q after %d restarts, want dfs-serial-rec without any", st.Search, st.Restarts)
+	}
+}
