@@ -77,7 +77,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 	f.BoolVar(&e.noDups, "no-duplicates", false, "depth-first search of an acyclic network: search again a node met before with the same state and network (by default one searched to the end without a plan, on another path or before a restart, is not)")
 	f.BoolVar(&e.noLandmarks, "no-landmarks", false, "depth-first search: ignore the facts every plan makes true at some point (landmarks, from the goal state), which the tasks left must still be able to add until one has")
 	f.BoolVar(&e.noLocked, "no-locked", false, "depth-first search: do not kill the methods a value locked in another choice group rules out (locked candidates)")
-	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs, gbfs and astar in turn, under doubling slices of time; on a recursive network dfs also with --recursion-bound and --no-reach, in partial order without restarts; in partial order dfs and half of gbfs serial, see --serial), dfs, gbfs or astar")
+	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs, gbfs and astar in turn, under doubling slices of time; on a recursive network dfs also with --recursion-bound and --no-reach; in partial order dfs and half of gbfs serial, see --serial, and the bounded dfs without restarts), dfs, gbfs or astar")
 	f.StringVar(&e.heuristic, "heuristic", "auto", "best-first searches: rc (relaxed composition, state-aware), tdg (least actions, admissible) or auto (rc for gbfs, tdg for astar)")
 	f.Int64Var(&e.maxNodes, "max-nodes", 0, "most search nodes (0: no limit)")
 	f.BoolVar(&e.noMRV, "no-mrv", false, "decompose compound tasks in network order, not most constrained first")
