@@ -1371,6 +1371,12 @@ func (s *dfs) expand() (bool, error) {
 	} else if s.v.goalMask != nil && len(ms) > 1 && s.v.goalTells[c] && !s.opt.NoValueOrder {
 		order = s.goalOrder(ms, off)
 		ms, off = order, 0
+	} else if s.v.targets != nil && len(ms) > 1 && !s.opt.NoValueOrder {
+		if fs, comp := s.targetsOf(best); fs != nil {
+			if order = s.targetOrder(ms, off, fs, comp); order != nil {
+				ms, off = order, 0
+			}
+		}
 	}
 	for i := range ms {
 		m := ms[(i+off)%len(ms)]

@@ -321,7 +321,8 @@ func TestApplicableMethods(t *testing.T) {
 // TestRecursionBound checks Options.RecursionBound: the lift's goto (a
 // move to any floor, then goto again) reaches its floor in one move,
 // where the depth-first search in the methods' order, without the bound,
-// first wanders through the floors between; the portfolio runs both.
+// first wanders through the floors between; the portfolio runs both. The
+// target order goes straight there without the bound.
 func TestRecursionBound(t *testing.T) {
 	p, task := liftTask(t, 12, []int{11, 3, 7, 0, 11, 5, 5, 9})
 	moves := func(opt Options) int {
@@ -341,10 +342,14 @@ func TestRecursionBound(t *testing.T) {
 	}
 	// one move per visit to another floor
 	const want = 7
-	if n := moves(Options{Search: DFS, RecursionBound: true}); n != want {
+	if n := moves(Options{Search: DFS, RecursionBound: true, NoValueOrder: true}); n != want {
 		t.Errorf("bounded: %d moves, want %d", n, want)
 	}
-	if n := moves(Options{Search: DFS}); n <= want {
+	// the target order (target.go) sees the floor a move arrives at
+	if n := moves(Options{Search: DFS}); n != want {
+		t.Errorf("target order: %d moves, want %d", n, want)
+	}
+	if n := moves(Options{Search: DFS, NoValueOrder: true}); n <= want {
 		t.Errorf("unbounded: %d moves, want the wandering search's more than %d (the test shows nothing)", n, want)
 	}
 }

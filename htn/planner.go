@@ -155,7 +155,9 @@ type Options struct {
 	// in CSP terms). Without choice groups, in a problem with a goal
 	// state, the methods whose subtasks may reach the most goal facts not
 	// met now go first (the goal order): a task binding a variable the
-	// goal fixes tries the goal's value first.
+	// goal fixes tries the goal's value first. Otherwise, in a recursive
+	// network, the methods that may end a recursive task, or the one
+	// right after, go first (the target order, target.go).
 	NoValueOrder bool
 	// Serial makes the search of a partially ordered network carry each
 	// decomposition through before it touches a task outside it: a

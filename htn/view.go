@@ -79,6 +79,14 @@ type view struct {
 	// methods do not all reach the same goals, so the goal order can
 	// tell them apart (see dfs.goalOrder)
 	goalTells []bool
+	// targets[c] (per compound task, TaskID-nA; nil for all without)
+	// are the targets of a recursive task, as indexes tIdx gives facts
+	// (-1: no task's target), and tMask[k*tW:(k+1)*tW] the targets the
+	// tasks of component k may add (see target.go)
+	targets [][]int32
+	tIdx    []int32
+	tW      int
+	tMask   []uint64
 }
 
 // maxGoals bounds the goals the search watches: each costs a look at
@@ -156,6 +164,7 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 				}
 			}
 		}
+		v.targetIndex()
 	}
 	v.total = t.TotallyOrdered()
 	v.first = make([]int32, len(v.meths))
