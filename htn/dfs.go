@@ -134,6 +134,10 @@ type dfs struct {
 	orders [][]int32
 	keys   []int64
 	saved  []int32
+	// tOrders and tDist keep the target order (target.go) per task and
+	// the task whose targets order it, and the distances per such task
+	tOrders map[int64][]int32
+	tDist   map[int][]distFact
 	// ahead lets the search decompose a compound task before its
 	// predecessors are done (decomposeAhead) when it is more constrained
 	// than those it could decompose now
@@ -1372,10 +1376,8 @@ func (s *dfs) expand() (bool, error) {
 		order = s.goalOrder(ms, off)
 		ms, off = order, 0
 	} else if s.v.targets != nil && len(ms) > 1 && !s.opt.NoValueOrder {
-		if fs, comp := s.targetsOf(best); fs != nil {
-			if order = s.targetOrder(ms, off, fs, comp); order != nil {
-				ms, off = order, 0
-			}
+		if to := s.targetOrder(best); to != nil {
+			ms, off = to, 0
 		}
 	}
 	for i := range ms {

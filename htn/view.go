@@ -80,13 +80,13 @@ type view struct {
 	// tell them apart (see dfs.goalOrder)
 	goalTells []bool
 	// targets[c] (per compound task, TaskID-nA; nil for all without)
-	// are the targets of a recursive task, as indexes tIdx gives facts
-	// (-1: no task's target), and tMask[k*tW:(k+1)*tW] the targets the
-	// tasks of component k may add (see target.go)
-	targets [][]int32
-	tIdx    []int32
+	// are the targets of a recursive task, tMask[k*tW:(k+1)*tW] the facts
+	// the tasks of component k may add, and back[f] the facts an action
+	// moves from to f (see target.go)
+	targets [][]ground.FactID
 	tW      int
 	tMask   []uint64
+	back    [][]ground.FactID
 }
 
 // maxGoals bounds the goals the search watches: each costs a look at
