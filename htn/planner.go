@@ -385,6 +385,7 @@ func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Sol
 			}
 			configs = slices.Insert(configs, 1, bounded)
 		}
+		probe := portfolioProbe
 		if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
 			// Choice groups (computed once; the depth-first search needs
 			// them anyway) are reasoned over by depth-first search alone:
@@ -395,6 +396,7 @@ func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Sol
 			if groups, err := t.ChoiceGroups(ctx); err != nil {
 				return nil, err
 			} else if len(groups) > 0 {
+				probe = 0
 				for i := range configs {
 					if strings.HasPrefix(configs[i].name, "dfs") {
 						configs[i].weight *= 4
@@ -417,7 +419,7 @@ func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Sol
 		if len(members) == 0 {
 			return nil, fmt.Errorf("the portfolio has no member: every weight is 0")
 		}
-		return portfolio(ctx, members, portfolioSlice, v.total || opt.CompletePO, limit, stats)
+		return portfolio(ctx, members, probe, portfolioSlice, v.total || opt.CompletePO, limit, stats)
 	}
 	sol, err := run(opt)
 	if errors.Is(err, ErrNoPlan) && !v.total && !opt.CompletePO {

@@ -66,7 +66,7 @@ func TestPortfolio(t *testing.T) {
 
 	spins := 0
 	st := &Stats{}
-	sol, err := portfolio(ctx, []*member{spinner("spin", 2, &spins), finisher("find", 300*time.Millisecond, want, nil)}, testSlice, false, 0, st)
+	sol, err := portfolio(ctx, []*member{spinner("spin", 2, &spins), finisher("find", 300*time.Millisecond, want, nil)}, 0, testSlice, false, 0, st)
 	if err != nil || sol != want {
 		t.Fatalf("got %v, %v; want the finisher's plan", sol, err)
 	}
@@ -75,13 +75,13 @@ func TestPortfolio(t *testing.T) {
 	}
 
 	// an eager search's exhaustion is not a proof: the other answers
-	sol, err = portfolio(ctx, []*member{finisher("empty", 0, nil, ErrNoPlan), finisher("find", 120*time.Millisecond, want, nil)}, testSlice, false, 0, &Stats{})
+	sol, err = portfolio(ctx, []*member{finisher("empty", 0, nil, ErrNoPlan), finisher("find", 120*time.Millisecond, want, nil)}, 0, testSlice, false, 0, &Stats{})
 	if err != nil || sol != want {
 		t.Errorf("exhausted member, not a proof: got %v, %v; want the other's plan", sol, err)
 	}
 	// in an exhaustive setting it is
 	spins = 0
-	_, err = portfolio(ctx, []*member{spinner("spin", 1, &spins), finisher("empty", 120*time.Millisecond, nil, ErrNoPlan)}, testSlice, true, 0, &Stats{})
+	_, err = portfolio(ctx, []*member{spinner("spin", 1, &spins), finisher("empty", 120*time.Millisecond, nil, ErrNoPlan)}, 0, testSlice, true, 0, &Stats{})
 	if !errors.Is(err, ErrNoPlan) {
 		t.Errorf("exhausted member, a proof: %v, want ErrNoPlan", err)
 	}
@@ -91,12 +91,12 @@ func TestPortfolio(t *testing.T) {
 	for _, m := range inc {
 		m.incomplete = true
 	}
-	_, err = portfolio(ctx, inc, testSlice, true, 0, &Stats{})
+	_, err = portfolio(ctx, inc, 0, testSlice, true, 0, &Stats{})
 	if !errors.Is(err, plan.ErrInconclusive) || errors.Is(err, plan.ErrUnsolvable) {
 		t.Errorf("incomplete members exhausted: %v, want inconclusive", err)
 	}
 	// all exhausted, one of them having given up: not a proof either way
-	_, err = portfolio(ctx, []*member{finisher("deep", 0, nil, errDepth), finisher("empty", 0, nil, ErrNoPlan)}, testSlice, false, 0, &Stats{})
+	_, err = portfolio(ctx, []*member{finisher("deep", 0, nil, errDepth), finisher("empty", 0, nil, ErrNoPlan)}, 0, testSlice, false, 0, &Stats{})
 	if !errors.Is(err, errDepth) {
 		t.Errorf("members exhausted after one gave up: %v, want its error", err)
 	}
@@ -104,7 +104,7 @@ func TestPortfolio(t *testing.T) {
 	// the node limit is the members' together
 	st = &Stats{}
 	a, b := 0, 0
-	_, err = portfolio(ctx, []*member{spinner("a", 1, &a), spinner("b", 1, &b)}, testSlice, false, 1_000_000, st)
+	_, err = portfolio(ctx, []*member{spinner("a", 1, &a), spinner("b", 1, &b)}, 0, testSlice, false, 1_000_000, st)
 	if !errors.Is(err, ErrNodeLimit) || st.Nodes > 1_000_000+2 || a == 0 || b == 0 {
 		t.Errorf("node limit: %v after %d nodes (turns %d and %d); want ErrNodeLimit at 1,000,000 nodes over both", err, st.Nodes, a, b)
 	}
@@ -113,7 +113,7 @@ func TestPortfolio(t *testing.T) {
 	c, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	_, err = portfolio(c, []*member{spinner("a", 1, &a), spinner("b", 3, &b)}, testSlice, false, 0, &Stats{})
+	_, err = portfolio(c, []*member{spinner("a", 1, &a), spinner("b", 3, &b)}, 0, testSlice, false, 0, &Stats{})
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(t0) > 2*time.Second {
 		t.Errorf("context: %v after %v; want the deadline within 2 s", err, time.Since(t0))
 	}
@@ -143,5 +143,25 @@ func TestPortfolioOnlyIncomplete(t *testing.T) {
 	_, _, err = Solve(context.Background(), v.t, Options{Weights: serialOnly})
 	if !errors.Is(err, plan.ErrInconclusive) || errors.Is(err, plan.ErrUnsolvable) {
 		t.Errorf("serial members only: %v, want inconclusive", err)
+	}
+}
+
+// TestPortfolioProbe: a first round of short turns lets a member that
+// answers at once do so before the first member's long turn (the spinner's
+// nodes before the answer: a 200 ms turn's, against a 4 ms one's).
+func TestPortfolioProbe(t *testing.T) {
+	want := &ground.Solution{}
+	nodes := map[time.Duration]int64{}
+	for _, probe := range []time.Duration{0, 2 * time.Millisecond} {
+		spins := 0
+		st := &Stats{}
+		sol, err := portfolio(context.Background(), []*member{spinner("spin", 2, &spins), finisher("find", 0, want, nil)}, probe, 100*time.Millisecond, false, 0, st)
+		if err != nil || sol != want {
+			t.Fatalf("probe %v: %v, %v", probe, sol, err)
+		}
+		nodes[probe] = st.Nodes
+	}
+	if nodes[2*time.Millisecond]*5 > nodes[0] {
+		t.Errorf("spinner nodes before the answer: %d with the probe, %d without", nodes[2*time.Millisecond], nodes[0])
 	}
 }
