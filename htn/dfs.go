@@ -1376,6 +1376,8 @@ func (s *dfs) expand() (bool, error) {
 		order = s.goalOrder(ms, off)
 		ms, off = order, 0
 	} else if s.v.targets != nil && len(ms) > 1 && !s.opt.NoValueOrder {
+		// a fixed order per task (a restart's random start does not
+		// apply), kept by targetOrder, not handed back to s.orders
 		if to := s.targetOrder(best); to != nil {
 			ms, off = to, 0
 		}

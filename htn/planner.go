@@ -156,8 +156,10 @@ type Options struct {
 	// state, the methods whose subtasks may reach the most goal facts not
 	// met now go first (the goal order): a task binding a variable the
 	// goal fixes tries the goal's value first. Otherwise, in a recursive
-	// network, the methods that may end a recursive task, or the one
-	// right after, go first (the target order, target.go).
+	// network, the methods of a recursive task, or of the task right
+	// before it, go by how near its targets (the preconditions of its
+	// method without subtasks) they take the state, nearest first (the
+	// target order, target.go).
 	NoValueOrder bool
 	// Serial makes the search of a partially ordered network carry each
 	// decomposition through before it touches a task outside it: a

@@ -110,8 +110,9 @@ type member struct {
 	out        bool // exhausted
 }
 
-// portfolio runs the members in turn, slice being the first round's turn
-// of a member of weight 1 (after a round of turns of probe, if not 0), until one finds a plan, a member not marked
+// portfolio runs the members in turn, slice being the first full round's
+// turn of a member of weight 1 (after a round of turns of probe, unless
+// probe is 0), until one finds a plan, a member not marked
 // incomplete is exhausted when exhaustive is set (the members' search
 // spaces hold every plan: a totally ordered network, or the complete
 // mode), all are exhausted
