@@ -284,16 +284,21 @@ func runDirect(ctx context.Context, p sudoku.Puzzle, opt Options, r *Run) error 
 		mark = now
 	}
 	enc, err := sudoku.EncodeDirect(p.Grid)
+	if err != nil {
+		lap("encode")
+		return err
+	}
+	one, cnf, err := enc.ForOne()
 	lap("encode")
 	if err != nil {
 		return err
 	}
-	r.Vars, r.Clauses = enc.CNF.NumVars, enc.CNF.NumClauses
+	r.Vars, r.Clauses = cnf.NumVars, cnf.NumClauses
 	s := opt.SAT.Solver
 	if s == nil {
 		s = satenc.Default()
 	}
-	res, err := s.Solve(ctx, enc.CNF)
+	res, err := s.Solve(ctx, cnf)
 	lap("solve")
 	if err != nil {
 		return err
@@ -301,10 +306,10 @@ func runDirect(ctx context.Context, p sudoku.Puzzle, opt Options, r *Run) error 
 	if !res.Sat {
 		return sudoku.ErrNoSolution
 	}
-	g := enc.Decode(res.Model)
+	g := one.Decode(res.Model)
 	lap("decode")
 	if opt.Count > 1 {
-		if r.Solutions, err = enc.Count(ctx, s, res.Model, opt.Count); err != nil {
+		if r.Solutions, err = enc.Count(ctx, s, enc.Model(g), opt.Count); err != nil {
 			return err
 		}
 		lap("solve")
