@@ -259,6 +259,11 @@ func TestPortfolioRC(t *testing.T) {
 	if st.Search != "portfolio: gbfs-rc" {
 		t.Errorf("answered by %q, want gbfs-rc", st.Search)
 	}
+	// with the default weights A*'s turn goes to gbfs-rc on a task this
+	// large: a run cut short names its members
+	if _, st, err := htn.Solve(context.Background(), testutil.Compact(t, task).Task, htn.Options{Search: htn.Auto, MaxNodes: 200}); err != htn.ErrNodeLimit || !strings.Contains(st.Search, "gbfs-rc") || strings.Contains(st.Search, "astar") {
+		t.Errorf("default weights, 200 nodes: %v, members %q; want the node limit, gbfs-rc and no astar", err, st.Search)
+	}
 	_, smallTask := testutil.LoadTask(t, "../testdata/split/domain.hddl", "../testdata/split/problem.hddl")
 	if _, _, err := htn.Solve(context.Background(), testutil.Compact(t, smallTask).Task, htn.Options{Search: htn.Auto, Weights: only("gbfs-rc")}); err == nil || !strings.Contains(err.Error(), "no member") {
 		t.Errorf("small task, gbfs-rc alone: %v, want no member", err)
