@@ -181,6 +181,10 @@ type dfs struct {
 	// undoing is set while a step is undone.
 	reach   *reach
 	undoing bool
+	// prot checks the facts later steps need (protect.go); nil with
+	// Options.NoProtect, in a partially ordered network, or once it
+	// stopped paying
+	prot *protect
 	// again is set when search looks at the same node again (after the
 	// choice groups' filter killed methods): it is no duplicate of itself
 	again bool
@@ -301,6 +305,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	if !opt.NoDeadEnds && !opt.NoReach {
 		s.reach = newReach(v)
 	}
+	if !opt.NoDeadEnds && !opt.NoProtect && v.total {
+		s.prot = newProtect(v)
+	}
 	// the initial network
 	for _, id := range t.Initial {
 		s.addNode(nodeTask, int32(id))
@@ -371,6 +378,7 @@ func (s *dfs) addNode(kind uint8, id int32) int32 {
 	s.alive.Add(n)
 	s.toFront(n)
 	s.nodeCame(n)
+	s.needs(n, 1)
 	if kind == nodeTask {
 		s.inNet[id]++
 		if s.reach != nil {
@@ -397,6 +405,7 @@ func (s *dfs) removeNode(n int32) {
 	nd.alive = false
 	s.alive.Remove(n)
 	s.nodeWent(n)
+	s.needs(n, -1)
 	if nd.kind == nodeTask {
 		s.inNet[nd.id]--
 		if s.reach != nil {
@@ -419,6 +428,7 @@ func (s *dfs) restoreNode(n int32) {
 	nd.alive = true
 	s.alive.Add(n)
 	s.nodeCame(n)
+	s.needs(n, 1)
 	if nd.preds == 0 {
 		s.toFront(n)
 	}
@@ -1116,7 +1126,7 @@ func (s *dfs) search() (bool, error) {
 			return false, errDeepen
 		}
 	}
-	if s.deadEnd > 0 || s.groups != nil && s.groups.zero > 0 || s.goalLost() {
+	if s.deadEnd > 0 || s.groups != nil && s.groups.zero > 0 || s.goalLost() || s.prot != nil && !again && len(s.path) > 0 && s.threatened() {
 		s.stats.DeadEnds++
 		return false, nil
 	}

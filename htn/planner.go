@@ -111,6 +111,10 @@ type Options struct {
 	// action reachable from the network adds kills what needs it, and a
 	// goal it is ends the branch).
 	NoReach bool
+	// NoProtect turns off, in the depth-first search of a totally
+	// ordered network, the check that a step deletes no fact a later
+	// step needs unless a task in between can add it again (protect.go).
+	NoProtect bool
 	// NoDuplicates makes the depth-first search of an acyclic network
 	// forget the nodes it has searched to the end: by default a node met
 	// again with the same state and network, on another path or after a

@@ -24,6 +24,7 @@ type engineFlags struct {
 	noMatching  bool
 	noLocked    bool
 	noReach     bool
+	noProtect   bool
 	noLandmarks bool
 	noDups      bool
 	noLastConf  bool
@@ -73,6 +74,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 	f.BoolVar(&e.noMatching, "no-matching", false, "depth-first search: do not filter choice groups by matching (all-different consistency), only by their counters")
 	f.BoolVar(&e.noLastConf, "no-last-conflict", false, "depth-first search: after a task failed with every method, do not decompose it first at the next branching")
 	f.BoolVar(&e.noValueOrd, "no-value-order", false, "depth-first search: try a task's methods in the domain's order, not the one it took last and then those whose values fewest other methods can take first (choice groups), those reaching the most unmet goal facts first (a goal state), or, in a recursive task, those nearest its targets first (the preconditions of its method without subtasks)")
+	f.BoolVar(&e.noProtect, "no-protect", false, "depth-first search of a totally ordered network: do not check that a step deletes no fact an action or method precondition waiting further on needs, unless a task in between can add it again")
 	f.BoolVar(&e.noReach, "no-reach", false, "depth-first search: do not track which facts the tasks left can still add (a fact false now that no action they reach adds kills what needs it)")
 	f.BoolVar(&e.noDups, "no-duplicates", false, "depth-first search of an acyclic network: search again a node met before with the same state and network (by default one searched to the end without a plan, on another path or before a restart, is not)")
 	f.BoolVar(&e.noLandmarks, "no-landmarks", false, "depth-first search: ignore the facts every plan makes true at some point (landmarks, from the goal state), which the tasks left must still be able to add until one has")
@@ -124,7 +126,7 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 		Weights: e.weights,
 		Search:  s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO, Serial: e.serial,
 		NoMRV: e.noMRV, NoLookahead: e.noAhead, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
-		NoMatching: e.noMatching, NoLocked: e.noLocked, NoReach: e.noReach, NoLandmarks: e.noLandmarks, NoDuplicates: e.noDups, NoLastConflict: e.noLastConf, NoValueOrder: e.noValueOrd, NoRestarts: e.noRestarts, NoConflicts: e.noConflicts, RecursionBound: e.recBound,
+		NoMatching: e.noMatching, NoLocked: e.noLocked, NoReach: e.noReach, NoProtect: e.noProtect, NoLandmarks: e.noLandmarks, NoDuplicates: e.noDups, NoLastConflict: e.noLastConf, NoValueOrder: e.noValueOrd, NoRestarts: e.noRestarts, NoConflicts: e.noConflicts, RecursionBound: e.recBound,
 	}, nil
 }
 
