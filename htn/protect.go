@@ -48,19 +48,23 @@ type protect struct {
 	// the task graph walk
 	before, stack []int32
 	// tries, kills and work count the checks made, the dead ends found
-	// and the steps walked in the present window (protectPays)
-	tries, kills, work int64
+	// and the steps walked in the present window (protectPays), which
+	// began at search node from
+	tries, kills, work, from int64
 }
 
-// The check is given windows of protectPays checks or protectWork steps
-// of its walks, whichever ends first: it stops after a window in which it
-// found no dead end. One it finds can save the search hundreds of
-// thousands of nodes (IPC Factories pfile10: 748 dead ends in 98,689
-// checks, 333,574 nodes in all, against no plan in 3 million without),
-// so one is enough to keep it.
+// The check is looked at in windows of protectPays checks or protectWork
+// steps of its walks, whichever ends first: it stops after a window in
+// which it found no dead end and walked more than protectRatio steps per
+// search node. A dead end it finds can save hundreds of thousands of
+// nodes (IPC Factories pfile10: 748 in 98,689 checks, 333,574 nodes in
+// all, against no plan in 3 million without), and a long plan found
+// without a wrong turn checks much and finds nothing for long stretches
+// (Factories pfile17), so only the cost stops it.
 const (
-	protectPays = 1 << 14
-	protectWork = 1 << 22
+	protectPays  = 1 << 14
+	protectWork  = 1 << 22
+	protectRatio = 32
 )
 
 func newProtect(v *view) *protect {
@@ -121,10 +125,10 @@ func (s *dfs) threatened() bool {
 		}
 	}
 	if p.tries >= protectPays || p.work >= protectWork {
-		if p.kills == 0 {
+		if p.kills == 0 && p.work > protectRatio*(s.stats.Nodes-p.from) {
 			s.prot = nil
 		}
-		p.tries, p.kills, p.work = 0, 0, 0
+		p.tries, p.kills, p.work, p.from = 0, 0, 0, s.stats.Nodes
 	}
 	return dead
 }
