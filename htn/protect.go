@@ -44,9 +44,8 @@ type protect struct {
 	// to gen)
 	seen []uint32
 	gen  uint32
-	// before are the nodes the network walk passed, stack the tasks of
-	// the task graph walk
-	before, stack []int32
+	// stack holds the compound tasks the task graph walk is to visit
+	stack []int32
 	// tries, kills and work count the checks made, the dead ends found
 	// and the steps walked in the present window (protectPays), which
 	// began at search node from
@@ -135,7 +134,10 @@ func (s *dfs) threatened() bool {
 
 // addable tells whether the steps between node a (which deletes f; -1:
 // the front, after a step deleted it) and the first alive node after it
-// that needs f can add f, or whether the walk could not tell.
+// that needs f can add f, or whether the walks could not tell. The
+// network walk pushes the compound tasks it passes; the task graph walk
+// below them runs once the node that needs f is found (there is none:
+// nothing is threatened).
 func (s *dfs) addable(f ground.FactID, a int32) bool {
 	p := s.prot
 	if len(s.front.Members) != 1 {
@@ -152,12 +154,26 @@ func (s *dfs) addable(f ground.FactID, a int32) bool {
 		p.rem = make([]int32, len(s.nodes)+len(s.nodes)/2)
 		p.remAt = make([]uint32, len(p.rem))
 	}
-	p.before = p.before[:0]
+	p.stack = p.stack[:0]
+	// adds reports whether task id is a live action that adds f, and
+	// queues it for the task graph walk if it is a compound task not met
+	adds := func(id ground.TaskID) bool {
+		if p.seen[id] == p.gen {
+			return false
+		}
+		p.seen[id] = p.gen
+		if int(id) < s.v.nA {
+			return !s.actDead[id] && slices.Contains(s.v.t.Actions[id].Add, f)
+		}
+		p.stack = append(p.stack, int32(id))
+		return false
+	}
 	passed := a < 0
 	x := s.front.Members[0]
-	for steps := 0; ; steps++ {
-		p.work++
+	steps := 0
+	for ; ; steps++ {
 		if steps > protectBudget {
+			p.work += int64(steps)
 			return true
 		}
 		nd := &s.nodes[x]
@@ -167,7 +183,10 @@ func (s *dfs) addable(f ground.FactID, a int32) bool {
 			if slices.Contains(s.pre(nd), f) {
 				break
 			}
-			p.before = append(p.before, x)
+			if nd.kind == nodeTask && adds(ground.TaskID(nd.id)) {
+				p.work += int64(steps)
+				return true
+			}
 		}
 		next := int32(-1)
 		for _, y := range nd.succ {
@@ -179,40 +198,25 @@ func (s *dfs) addable(f ground.FactID, a int32) bool {
 			}
 			if p.rem[y]--; p.rem[y] == 0 {
 				if next >= 0 {
+					p.work += int64(steps)
 					return true // not a chain
 				}
 				next = y
 			}
 		}
 		if next < 0 {
+			p.work += int64(steps)
 			return true // nothing after needs f
 		}
 		x = next
 	}
-	// what the nodes before can add
+	// what the compound tasks before can add, through their live methods
 	work := 0
-	p.stack = p.stack[:0]
-	for _, x := range p.before {
-		nd := &s.nodes[x]
-		if nd.kind != nodeTask {
-			continue
-		}
-		if int(nd.id) < s.v.nA {
-			if !s.actDead[nd.id] && slices.Contains(s.v.t.Actions[nd.id].Add, f) {
-				return true
-			}
-			continue
-		}
-		if p.seen[nd.id] != p.gen {
-			p.seen[nd.id] = p.gen
-			p.stack = append(p.stack, nd.id)
-		}
-	}
+	defer func() { p.work += int64(steps + work) }()
 	for len(p.stack) > 0 {
 		id := p.stack[len(p.stack)-1]
 		p.stack = p.stack[:len(p.stack)-1]
 		for _, m := range s.v.taskMeths[int(id)-s.v.nA] {
-			p.work++
 			if work++; work > protectBudget {
 				return true
 			}
@@ -220,17 +224,9 @@ func (s *dfs) addable(f ground.FactID, a int32) bool {
 				continue
 			}
 			for _, st := range s.v.meths[m].Subtasks {
-				if p.seen[st] == p.gen {
-					continue
+				if adds(st) {
+					return true
 				}
-				p.seen[st] = p.gen
-				if int(st) < s.v.nA {
-					if !s.actDead[st] && slices.Contains(s.v.t.Actions[st].Add, f) {
-						return true
-					}
-					continue
-				}
-				p.stack = append(p.stack, int32(st))
 			}
 		}
 	}
