@@ -201,12 +201,14 @@ type dfs struct {
 	lastConflict, lastTask int32
 }
 
-// dfsHooks, set by tests, see every search node, every undone step and
-// the search after each restart, to check invariants.
+// dfsHooks, set by tests, see every search node, every undone step, the
+// search after each restart and the methods of each branching on a value
+// (branchValue), to check invariants.
 type dfsHooks struct {
-	check   func(*dfs)
-	undo    func(*dfs, step)
-	restart func(*dfs)
+	check       func(*dfs)
+	undo        func(*dfs, step)
+	restart     func(*dfs)
+	branchValue func(s *dfs, p int32, order []int32)
 }
 
 // maxSeen bounds the nodes the depth-first search of an acyclic
@@ -1359,6 +1361,12 @@ func (s *dfs) expand() (bool, error) {
 		}
 		s.lastConflict = -1
 	}
+	if s.groups != nil && !s.opt.NoValueBranch {
+		c, w := s.score(int(s.nodes[best].id) - s.v.nA)
+		if p := s.groups.valueChoice(s, frame, int32((int64(c)+w-1)/w)); p >= 0 {
+			return s.branchValue(p)
+		}
+	}
 	if s.repeatCut(best) {
 		return false, nil
 	}
@@ -1489,4 +1497,59 @@ func (s *dfs) sorted(ms []int32, off int, keys []int64) []int32 {
 		order = append(order, ms[(int(k&0xffffffff)+off)%len(ms)])
 	}
 	return order
+}
+
+// branchValue tries each live method of an undecided task that takes
+// choice-group pair p (see groupState.valueChoice): the method the task
+// took last first (phase saving), then those of tasks with the fewest
+// live methods, to which the value most likely goes.
+func (s *dfs) branchValue(p int32) (bool, error) {
+	s.stats.ValueBranches++
+	gs := s.groups
+	keys := s.keys[:0]
+	ms := gs.pairMeths[p]
+	off := 0
+	if s.shuffle && len(ms) > 1 {
+		off = s.rng.IntN(len(ms))
+	}
+	for i := range ms {
+		m := ms[(i+off)%len(ms)]
+		task := s.v.meths[m].Task
+		if s.methDead[m] || gs.decided[task] || gs.taken(m) {
+			continue
+		}
+		c := int(task) - s.v.nA
+		score := int64(s.live(c))
+		if !s.opt.NoValueOrder && s.saved != nil && s.saved[c] == m {
+			score = 0
+		}
+		keys = append(keys, score<<32|int64(i))
+	}
+	order := s.sorted(ms, off, keys)
+	defer func() { s.orders = append(s.orders, order[:0]) }()
+	if s.hooks.branchValue != nil {
+		s.hooks.branchValue(s, p, order)
+	}
+	for _, m := range order {
+		task := s.v.meths[m].Task
+		if s.methDead[m] || gs.decided[task] || gs.taken(m) {
+			continue
+		}
+		n := gs.node[task]
+		if s.recursionCut(n, m) {
+			continue
+		}
+		if s.nodes[n].preds == 0 && !s.opt.CompletePO && !s.holds(s.v.meths[m].Pre, s.v.meths[m].NegPre) {
+			continue
+		}
+		if s.saved != nil {
+			s.saved[int(task)-s.v.nA] = m
+		}
+		s.decomposeNode(n, m)
+		if ok, err := s.search(); ok || err != nil {
+			return ok, err
+		}
+		s.undo()
+	}
+	return false, nil
 }

@@ -356,3 +356,41 @@ func (gs *groupState) forcedMove(s *dfs) (int32, int32, bool) {
 	}
 	return 0, 0, false
 }
+
+// valueChoice returns the pair (group, value) that the fewest live methods
+// of undecided tasks can still take, if fewer than below, with every such
+// method's task waiting in the frontier (no earlier than frame), or -1.
+// Every plan gives each value of a group to exactly one of its tasks, so
+// the methods taking the pair are as complete a choice as a task's
+// methods are, and no two of them can both be taken: branching on where
+// a value goes (the dual view, "where does 7 go in this row") is the
+// smaller choice when a value has fewer takers than the task MRV found
+// has methods.
+func (gs *groupState) valueChoice(s *dfs, frame, below int32) int32 {
+	best, bestC := int32(-1), below
+	for p, c := range gs.cnt {
+		if c < 2 || c >= bestC || gs.used[p] > 0 {
+			continue
+		}
+		ok := true
+		for _, m := range gs.pairMeths[p] {
+			task := s.v.meths[m].Task
+			if s.methDead[m] || gs.decided[task] || gs.taken(m) {
+				continue
+			}
+			n := gs.node[task]
+			if n < 0 {
+				ok = false
+				break
+			}
+			if nd := &s.nodes[n]; !nd.alive || nd.kind != nodeTask || nd.batch < frame || nd.preds > 0 && !(s.ahead && s.v.settled[int(task)-s.v.nA]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			best, bestC = int32(p), c
+		}
+	}
+	return best
+}

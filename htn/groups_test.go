@@ -172,7 +172,14 @@ func groupsInvariant(t *testing.T, style string) {
 // compacted task in the given style (testdata/sudoku/hard-STYLE.hddl).
 func hardView(t *testing.T, style string) (*view, []ground.ChoiceGroup) {
 	t.Helper()
-	_, task := testutil.LoadTask(t, "../domains/sudoku.hddl", "../testdata/sudoku/hard-"+style+".hddl")
+	return groupsView(t, "../domains/sudoku.hddl", "../testdata/sudoku/hard-"+style+".hddl")
+}
+
+// groupsView is the view and the choice groups of a problem's compacted
+// task.
+func groupsView(t *testing.T, domain, problem string) (*view, []ground.ChoiceGroup) {
+	t.Helper()
+	_, task := testutil.LoadTask(t, domain, problem)
 	folded := testutil.Compact(t, task).Task
 	v, err := newView(context.Background(), folded)
 	if err != nil {
@@ -360,5 +367,57 @@ func TestValueOrder(t *testing.T) {
 	}
 	if checked == 0 || mixed == 0 || saved == 0 {
 		t.Fatalf("%d orders checked, %d with scores that differ, %d with a saved method", checked, mixed, saved)
+	}
+}
+
+// TestValueBranch runs the search on an empty 25x25 grid with restarts
+// every few hundred nodes. At every branching on a value, the methods
+// tried must be every live method of an undecided task that takes the
+// value and no other, so the branching is as complete as a task's; the
+// counters must hold after undone steps (every 997th); a search with
+// NoValueBranch never branches so.
+func TestValueBranch(t *testing.T) {
+	v, groups := groupsView(t, "../testdata/sudoku/domain-25.hddl", "../testdata/sudoku/empty-25-unordered.hddl")
+	for _, off := range []bool{false, true} {
+		st := &Stats{}
+		s := newDFS(context.Background(), v, Options{RestartBudget: 300, Seed: 3, NoValueBranch: off}, st, groups)
+		s.hooks.branchValue = func(s *dfs, p int32, order []int32) {
+			gs := s.groups
+			want := map[int32]bool{}
+			for _, m := range gs.pairMeths[p] {
+				if !s.methDead[m] && !gs.taken(m) && !gs.decided[s.v.meths[m].Task] {
+					want[m] = true
+				}
+			}
+			if gs.used[p] > 0 || len(want) < 2 || int32(len(want)) != gs.cnt[p] {
+				t.Fatalf("pair %d: used %d, %d live takers, count %d", p, gs.used[p], len(want), gs.cnt[p])
+			}
+			got := map[int32]bool{}
+			for _, m := range order {
+				if !want[m] || got[m] {
+					t.Fatalf("pair %d: method %d tried, live takers %v", p, m, want)
+				}
+				got[m] = true
+			}
+			if len(got) != len(want) {
+				t.Fatalf("pair %d: %d methods tried, %d live takers", p, len(got), len(want))
+			}
+		}
+		undos := 0
+		s.hooks.undo = func(s *dfs, _ step) {
+			if undos++; off || undos%997 != 0 {
+				return
+			}
+			if msg := s.groups.check(s); msg != "" {
+				t.Fatalf("after an undo at %d nodes: %s", s.stats.Nodes, msg)
+			}
+		}
+		if ok, err := s.runWithRestarts(); !ok || err != nil {
+			t.Fatalf("no plan: %v", err)
+		}
+		t.Logf("NoValueBranch %v: %d nodes, %d branchings on values, %d restarts", off, st.Nodes, st.ValueBranches, st.Restarts)
+		if off != (st.ValueBranches == 0) {
+			t.Errorf("NoValueBranch %v: %d branchings on values", off, st.ValueBranches)
+		}
 	}
 }

@@ -143,6 +143,12 @@ type Options struct {
 	// value of another, the other methods binding that second value are
 	// killed (in a Sudoku, "locked candidates").
 	NoLocked bool
+	// NoValueBranch makes the depth-first search branch on tasks alone.
+	// By default, where a value of a choice group has fewer methods left
+	// to take it than the task it would decompose has methods, it
+	// branches on which task takes that value instead ("where does 7 go
+	// in this row", the dual view of a CSP).
+	NoValueBranch bool
 	// NoLastConflict turns off last-conflict reasoning in the depth-first
 	// search: after a task has failed with every method, the next
 	// branching decomposes that task first, if it is still to be done and
@@ -232,7 +238,10 @@ type Stats struct {
 	Forced     int64 // decompositions forced by a choice group
 	Matched    int64 // methods killed by matching in choice groups
 	Locked     int64 // methods killed by locked values across choice groups
-	Lost       int64 // facts found false for good, no action left in reach adding them
+	// ValueBranches counts branchings on where a choice-group value goes
+	// (see Options.NoValueBranch)
+	ValueBranches int64
+	Lost          int64 // facts found false for good, no action left in reach adding them
 	// LastConflict counts branchings that decomposed the task that
 	// failed last (see Options.NoLastConflict)
 	LastConflict int64

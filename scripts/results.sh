@@ -50,12 +50,12 @@ run process-hardest -f "$SUDOKU/9x9/hardest.txt" --style ordered --process
 # time (the HTN engines only; matching, locked values, last conflicts, value order,
 # restarts and conflict weights are progression's).
 HARD="$(for f in "$SUDOKU"/25x25/*.txt; do echo -f "$f"; done) -f $SUDOKU/16x16/hard-10.txt -f $SUDOKU/9x9/top95.txt -f $SUDOKU/9x9/hardest.txt"
-ABLATION="default no-groups no-matching no-locked no-last-conflict no-value-order no-fold no-conflicts no-restarts no-reach"
+ABLATION="default no-groups no-matching no-locked no-value-branch no-last-conflict no-value-order no-fold no-conflicts no-restarts no-reach"
 for a in $ABLATION; do
 	flag=--$a
 	[ "$a" = default ] && flag=
 	engines=progression,htn-sat
-	case $a in no-matching | no-locked | no-last-conflict | no-value-order | no-conflicts | no-restarts | no-reach) engines=progression ;; esac
+	case $a in no-matching | no-locked | no-value-branch | no-last-conflict | no-value-order | no-conflicts | no-restarts | no-reach) engines=progression ;; esac
 	# shellcheck disable=SC2086
 	run "ablation-$a" $HARD --engine $engines $flag
 done
@@ -102,7 +102,7 @@ machine() {
 	done
 	echo "#### What each acceleration brings: the hard puzzles of each size with one switched off"
 	echo
-	echo "\`$(cat "$OUT/ablation-default.cmd") [--no-groups | --no-matching | --no-locked | --no-last-conflict | --no-value-order | --no-fold | --no-conflicts | --no-restarts | --no-reach]\`"
+	echo "\`$(cat "$OUT/ablation-default.cmd") [--no-groups | --no-matching | --no-locked | --no-value-branch | --no-last-conflict | --no-value-order | --no-fold | --no-conflicts | --no-restarts | --no-reach]\`"
 	echo
 	head -n 2 "$OUT/ablation-default.md" | sed 's/^|/| configuration |/; 2s/^| configuration |/|---|/'
 	for a in $ABLATION; do

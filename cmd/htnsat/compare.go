@@ -227,7 +227,7 @@ func runCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error
 	for _, o := range []struct {
 		on   bool
 		what string
-	}{{opts.engine.noGroups, "no choice groups"}, {opts.engine.noMatching, "no matching"}, {opts.engine.noLocked, "no locked values"}, {opts.engine.noReach, "no reach"}, {opts.engine.noProtect, "no protection"}, {opts.engine.noLastConf, "no last conflict"}, {opts.engine.noFold, "no compaction"}, {opts.engine.noRestarts, "no restarts"}, {opts.engine.noAhead, "no lookahead"}, {opts.engine.noConflicts, "no conflict weights"}} {
+	}{{opts.engine.noGroups, "no choice groups"}, {opts.engine.noMatching, "no matching"}, {opts.engine.noLocked, "no locked values"}, {opts.engine.noValBranch, "no value branching"}, {opts.engine.noReach, "no reach"}, {opts.engine.noProtect, "no protection"}, {opts.engine.noLastConf, "no last conflict"}, {opts.engine.noFold, "no compaction"}, {opts.engine.noRestarts, "no restarts"}, {opts.engine.noAhead, "no lookahead"}, {opts.engine.noConflicts, "no conflict weights"}} {
 		if o.on {
 			off += ", " + o.what
 		}

@@ -23,6 +23,7 @@ type engineFlags struct {
 	noGroups    bool
 	noMatching  bool
 	noLocked    bool
+	noValBranch bool
 	noReach     bool
 	noProtect   bool
 	noLandmarks bool
@@ -78,6 +79,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 	f.BoolVar(&e.noReach, "no-reach", false, "depth-first search: do not track which facts the tasks left can still add (a fact false now that no action they reach adds kills what needs it)")
 	f.BoolVar(&e.noDups, "no-duplicates", false, "depth-first search of an acyclic network: search again a node met before with the same state and network (by default one searched to the end without a plan, on another path or before a restart, is not)")
 	f.BoolVar(&e.noLandmarks, "no-landmarks", false, "depth-first search: ignore the facts every plan makes true at some point (landmarks, from the goal state), which the tasks left must still be able to add until one has")
+	f.BoolVar(&e.noValBranch, "no-value-branch", false, "depth-first search: branch on tasks alone, never on which task of a choice group takes a value that fewer methods can take than the task has")
 	f.BoolVar(&e.noLocked, "no-locked", false, "depth-first search: do not kill the methods a value locked in another choice group rules out (locked candidates)")
 	f.StringVar(&e.search, "search", "auto", "progression search: auto (a portfolio: dfs, gbfs and astar in turn, under doubling slices of time; on a recursive network dfs also with --recursion-bound and --no-reach; on a large totally ordered task gbfs also with --heuristic rc, which takes astar's turn; in partial order dfs and half of gbfs serial, see --serial, and the bounded dfs without restarts), dfs, gbfs or astar")
 	f.StringVar(&e.heuristic, "heuristic", "auto", "best-first searches: rc (relaxed composition, state-aware), tdg (least actions, admissible) or auto (rc for gbfs, tdg for astar)")
@@ -126,7 +128,7 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 		Weights: e.weights,
 		Search:  s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO, Serial: e.serial,
 		NoMRV: e.noMRV, NoLookahead: e.noAhead, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
-		NoMatching: e.noMatching, NoLocked: e.noLocked, NoReach: e.noReach, NoProtect: e.noProtect, NoLandmarks: e.noLandmarks, NoDuplicates: e.noDups, NoLastConflict: e.noLastConf, NoValueOrder: e.noValueOrd, NoRestarts: e.noRestarts, NoConflicts: e.noConflicts, RecursionBound: e.recBound,
+		NoMatching: e.noMatching, NoLocked: e.noLocked, NoValueBranch: e.noValBranch, NoReach: e.noReach, NoProtect: e.noProtect, NoLandmarks: e.noLandmarks, NoDuplicates: e.noDups, NoLastConflict: e.noLastConf, NoValueOrder: e.noValueOrd, NoRestarts: e.noRestarts, NoConflicts: e.noConflicts, RecursionBound: e.recBound,
 	}, nil
 }
 
