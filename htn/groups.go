@@ -368,6 +368,9 @@ func (gs *groupState) forcedMove(s *dfs) (int32, int32, bool) {
 // has methods.
 func (gs *groupState) valueChoice(s *dfs, frame, below int32) int32 {
 	best, bestC := int32(-1), below
+	if below <= 2 {
+		return best // a value has two takers at least
+	}
 	for p, c := range gs.cnt {
 		if c < 2 || c >= bestC || gs.used[p] > 0 {
 			continue
@@ -390,6 +393,9 @@ func (gs *groupState) valueChoice(s *dfs, frame, below int32) int32 {
 		}
 		if ok {
 			best, bestC = int32(p), c
+			if c == 2 {
+				break // none has fewer
+			}
 		}
 	}
 	return best
