@@ -145,9 +145,10 @@ type Options struct {
 	NoLocked bool
 	// NoValueBranch makes the depth-first search branch on tasks alone.
 	// By default, where a value of a choice group has fewer methods left
-	// to take it than the task it would decompose has methods, it
-	// branches on which task takes that value instead ("where does 7 go
-	// in this row", the dual view of a CSP).
+	// to take it than the task it would decompose has methods (per
+	// conflict weight, see NoConflicts), it branches on which task takes
+	// that value instead ("where does 7 go in this row", the dual view of
+	// a CSP).
 	NoValueBranch bool
 	// NoLastConflict turns off last-conflict reasoning in the depth-first
 	// search: after a task has failed with every method, the next
