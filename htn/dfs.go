@@ -1362,8 +1362,14 @@ func (s *dfs) expand() (bool, error) {
 		s.lastConflict = -1
 	}
 	if s.groups != nil && !s.opt.NoValueBranch {
+		// as with Focus above, a decomposition under way is carried on
+		// first: the takers must be no older than the task chosen
+		focus := frame
+		if !s.opt.NoFocus {
+			focus = max(focus, s.nodes[best].batch)
+		}
 		c, w := s.score(int(s.nodes[best].id) - s.v.nA)
-		if p := s.groups.valueChoice(s, frame, int32((int64(c)+w-1)/w)); p >= 0 {
+		if p := s.groups.valueChoice(s, focus, int32((int64(c)+w-1)/w)); p >= 0 {
 			return s.branchValue(p)
 		}
 	}

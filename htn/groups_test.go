@@ -3,12 +3,15 @@ package htn
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/internal/testutil"
+	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/variant"
 )
 
 func (gs *groupState) check(s *dfs) string {
@@ -420,4 +423,52 @@ func TestValueBranch(t *testing.T) {
 			t.Errorf("NoValueBranch %v: %d branchings on values", off, st.ValueBranches)
 		}
 	}
+}
+
+// TestValueBranchFocus plans a killer Sudoku in its partially ordered
+// model with plain depth-first search. A cell's method leaves its cage's
+// move, a compound task, to do after the fill; branching on a value must
+// carry that decomposition on first, as Focus does, not begin another
+// cell: at every branching on a value, no node waiting in the front may
+// be newer than the takers. Before this held, the search interleaved the
+// cells' cage moves and took 1.49 M nodes on this puzzle (4,804 without
+// value branching), so it must also end within 50,000.
+func TestValueBranchFocus(t *testing.T) {
+	pz, err := variant.ReadFPuzzlesFile(context.Background(), "../sudoku/sets/killer/killer-05.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := variant.Model(pz, sudoku.Unordered, variant.AtFill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folded := testutil.Compact(t, testutil.Ground(t, p)).Task
+	v, err := newView(context.Background(), folded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := folded.ChoiceGroups(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &Stats{}
+	s := newDFS(context.Background(), v, Options{MaxNodes: 50000}, st, groups)
+	if s.groups == nil {
+		t.Fatal("no choice groups")
+	}
+	s.hooks.branchValue = func(s *dfs, _ int32, order []int32) {
+		oldest := int32(math.MaxInt32)
+		for _, m := range order {
+			oldest = min(oldest, s.nodes[s.groups.node[s.v.meths[m].Task]].batch)
+		}
+		for _, n := range s.front.Members {
+			if nd := &s.nodes[n]; nd.batch > oldest {
+				t.Fatalf("after %d nodes: a branching on a value while node %d (batch %d) waits, newer than its takers (batch %d)", s.stats.Nodes, n, nd.batch, oldest)
+			}
+		}
+	}
+	if ok, err := s.run(); !ok || err != nil {
+		t.Fatalf("no plan within 50,000 nodes: %v", err)
+	}
+	t.Logf("%d nodes, %d branchings on values", st.Nodes, st.ValueBranches)
 }
