@@ -148,7 +148,7 @@ type Options struct {
 	// to take it than the task it would decompose has methods (per
 	// conflict weight, see NoConflicts), it branches on which task takes
 	// that value instead ("where does 7 go in this row", the dual view of
-	// a CSP).
+	// a CSP), once no decomposition is under way (see NoFocus).
 	NoValueBranch bool
 	// NoLastConflict turns off last-conflict reasoning in the depth-first
 	// search: after a task has failed with every method, the next
