@@ -1520,11 +1520,10 @@ func (s *dfs) branchValue(p int32) (bool, error) {
 	}
 	for i := range ms {
 		m := ms[(i+off)%len(ms)]
-		task := s.v.meths[m].Task
-		if s.methDead[m] || gs.decided[task] || gs.taken(m) {
+		if !counted(s, m) {
 			continue
 		}
-		c := int(task) - s.v.nA
+		c := int(s.v.meths[m].Task) - s.v.nA
 		score := int64(s.live(c))
 		if !s.opt.NoValueOrder && s.saved != nil && s.saved[c] == m {
 			score = 0
@@ -1536,11 +1535,10 @@ func (s *dfs) branchValue(p int32) (bool, error) {
 	if s.hooks.branchValue != nil {
 		s.hooks.branchValue(s, p, order)
 	}
+	// order holds the takers counted now; each child is undone before
+	// the next, so they all still are
 	for _, m := range order {
 		task := s.v.meths[m].Task
-		if s.methDead[m] || gs.decided[task] || gs.taken(m) {
-			continue
-		}
 		n := gs.node[task]
 		if s.recursionCut(n, m) {
 			continue

@@ -377,10 +377,10 @@ func (gs *groupState) valueChoice(s *dfs, frame, below int32) int32 {
 		}
 		ok := true
 		for _, m := range gs.pairMeths[p] {
-			task := s.v.meths[m].Task
-			if s.methDead[m] || gs.decided[task] || gs.taken(m) {
+			if !counted(s, m) {
 				continue
 			}
+			task := s.v.meths[m].Task
 			n := gs.node[task]
 			if n < 0 {
 				ok = false

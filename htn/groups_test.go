@@ -183,6 +183,12 @@ func hardView(t *testing.T, style string) (*view, []ground.ChoiceGroup) {
 func groupsView(t *testing.T, domain, problem string) (*view, []ground.ChoiceGroup) {
 	t.Helper()
 	_, task := testutil.LoadTask(t, domain, problem)
+	return taskView(t, task)
+}
+
+// taskView is the view and the choice groups of task, compacted.
+func taskView(t *testing.T, task *ground.Task) (*view, []ground.ChoiceGroup) {
+	t.Helper()
 	folded := testutil.Compact(t, task).Task
 	v, err := newView(context.Background(), folded)
 	if err != nil {
@@ -442,15 +448,7 @@ func TestValueBranchFocus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	folded := testutil.Compact(t, testutil.Ground(t, p)).Task
-	v, err := newView(context.Background(), folded)
-	if err != nil {
-		t.Fatal(err)
-	}
-	groups, err := folded.ChoiceGroups(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, groups := taskView(t, testutil.Ground(t, p))
 	st := &Stats{}
 	s := newDFS(context.Background(), v, Options{MaxNodes: 50000}, st, groups)
 	if s.groups == nil {

@@ -159,6 +159,7 @@ func portfolio(ctx context.Context, members []*member, probe, slice time.Duratio
 			stats.Forced += m.stats.Forced
 			stats.Matched += m.stats.Matched
 			stats.Locked += m.stats.Locked
+			stats.ValueBranches += m.stats.ValueBranches
 			stats.Lost += m.stats.Lost
 			stats.LastConflict += m.stats.LastConflict
 			stats.Ahead += m.stats.Ahead
