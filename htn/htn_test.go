@@ -288,3 +288,20 @@ func TestPortfolioBoundedPO(t *testing.T) {
 		t.Errorf("answered by %q after %d restarts, want dfs-serial-rec without any", st.Search, st.Restarts)
 	}
 }
+
+// TestPortfolioFullDFSPO: in partial order the portfolio's depth-first
+// search has a full member beside the serial one; alone it finds the plan
+// of a problem whose tasks must interleave, which the serial members
+// cannot (TestPortfolioOnlyIncomplete).
+func TestPortfolioFullDFSPO(t *testing.T) {
+	p, task := testutil.LoadTask(t, "../testdata/interleave/domain.hddl", "../testdata/interleave/problem.hddl")
+	w := map[string]int{}
+	for _, m := range htn.PortfolioMembers {
+		w[m] = 0
+	}
+	w["dfs"] = 1
+	_, st := solveAndVerify(t, p, task, htn.Options{Search: htn.Auto, Weights: w})
+	if st.Search != "portfolio: dfs" || st.Complete {
+		t.Errorf("answered by %q (complete rerun %v), want the full dfs member in the eager run", st.Search, st.Complete)
+	}
+}

@@ -139,7 +139,7 @@ func TestPortfolioOnlyIncomplete(t *testing.T) {
 	if err != nil {
 		t.Fatalf("full portfolio: %v, want a plan", err)
 	}
-	serialOnly := map[string]int{"gbfs": 0, "astar": 0}
+	serialOnly := map[string]int{"dfs": 0, "gbfs": 0, "astar": 0}
 	_, _, err = Solve(context.Background(), v.t, Options{Weights: serialOnly})
 	if !errors.Is(err, plan.ErrInconclusive) || errors.Is(err, plan.ErrUnsolvable) {
 		t.Errorf("serial members only: %v, want inconclusive", err)
