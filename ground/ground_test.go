@@ -362,3 +362,25 @@ func TestSplitAndFreeParameters(t *testing.T) {
 		t.Errorf("%d actions, want 13 (5 drive, 6 log, 2 unload)", len(task.Actions))
 	}
 }
+
+// TestSplitLocalLiterals: a variable in no subtask whose only literals tie
+// it to variables that split off goes with them. In testdata/split-local,
+// m-decide's literal pair would split off with its subtasks, leaving each
+// literal's occurrence count, which only a static precondition on it
+// mentions, to the method, which then bound every pair of counts (10 x
+// 10, 104 methods built). With the counts local too, nothing is left for
+// the method and it is grounded whole, its static preconditions binding
+// the counts: one instance per literal.
+func TestSplitLocalLiterals(t *testing.T) {
+	_, p, err := hddl.Load("../testdata/split-local/domain.hddl", "../testdata/split-local/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, st := groundValid(t, p)
+	if n := st.MethodInstances["m-decide"]; n != 4 {
+		t.Errorf("%d m-decide instances, want 4 (one per literal)", n)
+	}
+	if st.BuiltMethods > 8 {
+		t.Errorf("%d methods built, want at most 8", st.BuiltMethods)
+	}
+}

@@ -253,6 +253,25 @@ func (g *grounder) planSplits(s *schema, m *hddl.Method, bound []bool, occ [][]i
 			}
 		}
 	}
+	// A variable in no subtask whose literals all tie it to one group
+	// (and to variables the task binds) is local to that group as well:
+	// left to the method, it would be bound by nothing once those
+	// literals move and take every value of its type (IPC 2023
+	// SharpSAT: a unit clause's literal splits off with its subtasks,
+	// and the literal's occurrence counts, which only a static literal
+	// on it mentions, stayed behind: 24 x 24 bindings each).
+	for changed := true; changed; {
+		changed = false
+		for v := range nv {
+			if bound[v] || group[v] >= 0 || len(occ[v]) > 0 || s.q.skip[v] {
+				continue
+			}
+			if gk := localGroup(v, edges, bound, group, span, first); gk >= 0 {
+				group[v] = gk
+				changed = true
+			}
+		}
+	}
 	splitVars := make([][]int, len(subs)) // per group, by its first subtask
 	nSplit := 0
 	for v, gk := range group {
@@ -287,6 +306,39 @@ func (g *grounder) planSplits(s *schema, m *hddl.Method, bound []bool, occ [][]i
 		return nil
 	}
 	return &splitPlan{splits, inSplit, dropAtom, dropFilter, movedPos, movedNeg}
+}
+
+// localGroup returns the group every literal of variable v ties it to,
+// or -1: each literal that mentions v must mention variables of that one
+// group (besides v and variables the task binds), and a fluent one only
+// the group of the first subtask (see planSplits); a literal with
+// another variable the method keeps, or none of the group's, keeps v in
+// the method.
+func localGroup(v int, edges []splitEdge, bound []bool, group, span []int, first int) int {
+	gk := -1
+	for _, e := range edges {
+		if !slices.ContainsFunc(e.args, func(t hddl.Term) bool { return t.IsVar() && t.Var() == v }) {
+			continue
+		}
+		eg := -1
+		for _, t := range e.args {
+			if !t.IsVar() {
+				continue
+			}
+			switch u := t.Var(); {
+			case u == v, bound[u]:
+			case group[u] >= 0 && (eg < 0 || eg == group[u]):
+				eg = group[u]
+			default:
+				return -1
+			}
+		}
+		if eg < 0 || gk >= 0 && eg != gk || e.fluent && (first < 0 || span[first] != eg) {
+			return -1
+		}
+		gk = eg
+	}
+	return gk
 }
 
 // splitGroups groups the subtasks of a method for the candidate
