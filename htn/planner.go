@@ -368,15 +368,13 @@ func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Sol
 			// serial one carries a begun task through before its
 			// siblings; where tasks must interleave, it wanders. The
 			// full one, alone, solves problems the serial one does not
-			// (IPC 2023 Colouring pfile10, --search dfs: 3.8 s, the
-			// portfolio with the serial member alone: no plan in 20 s;
-			// 13.4 s with both) and takes fewer nodes on the hardest
-			// unordered killer Sudoku (killer-04: 320 k nodes against
-			// 651 k). It weighs 1 against the serial member's 2 (in a
-			// recursive network, against the two serial members' 1 and
-			// 2): with even weights IPC 2020 Woodworking (partial
-			// order), which the serial member solves, took twice the
-			// time (pfile30 23 s against 14 s).
+			// (IPC 2023 Colouring pfile10, --search dfs: 3.8 s; the
+			// portfolio with the serial member alone: no plan in 20 s,
+			// with both: 7.8 s). It weighs 1 against the serial
+			// member's 2 (in a recursive network, against the two
+			// serial members' 1 and 2): with even weights IPC 2020
+			// Woodworking (partial order), which the serial member
+			// solves, took twice the time (pfile30 23 s against 14 s).
 			serial, full := opt, opt
 			serial.Serial, full.Serial = true, false
 			configs = []config{{"dfs-serial", 2, serial, true, depthFirst}, {"dfs", 1, full, false, depthFirst}, {"gbfs-serial", 1, serial, true, bestFirstBy(GBFS)}, {"gbfs", 1, full, false, bestFirstBy(GBFS)}, {"astar", 1, full, false, bestFirstBy(AStar)}}
