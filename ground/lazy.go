@@ -53,8 +53,16 @@ type Lazy struct {
 	feasOpen           map[string]int
 	feasLow, feasSteps int
 	feasGaveUp         bool
+	// feasEnd, while a feasibility question is open (mayApply), is the
+	// tick past which it gives up (maxFeasTicks after its start), else 0
+	feasEnd uint64
 
 	ticks uint64 // join steps, for looking at ctx now and then
+	// stopped is set once a join step found ctx ended: every join stops
+	// at once from then on (a feasibility question nests joins in
+	// joins, each of which would otherwise look at ctx only every 4096
+	// steps of its own)
+	stopped bool
 	types
 	key []byte
 
@@ -513,10 +521,19 @@ func (bd *binder) filters() bool {
 
 // run enumerates; it returns false when yield asked to stop.
 func (bd *binder) run() bool {
-	if bd.lz.ticks++; bd.lz.ticks&4095 == 0 && bd.lz.ctx.Err() != nil {
+	lz, b := bd.lz, bd.b
+	if lz.stopped {
 		return false
 	}
-	lz, b := bd.lz, bd.b
+	if lz.ticks++; lz.ticks&4095 == 0 && lz.ctx.Err() != nil {
+		lz.stopped = true
+		return false
+	}
+	if lz.feasEnd > 0 && lz.ticks > lz.feasEnd {
+		// a feasibility question past its work bound: the answer is yes
+		lz.feasGaveUp = true
+		return false
+	}
 	// the atom with the most bound arguments (static ones first on ties)
 	best, bestBound := -1, -1
 	for i, l := range bd.s.pos {
@@ -917,6 +934,10 @@ func (lz *Lazy) head(m *hddl.Method, s *lazySchema, args []int32) ([]int32, bool
 	return b, true
 }
 
+// JoinSteps counts the join steps the grounding on demand has made
+// (a measure of its work).
+func (lz *Lazy) JoinSteps() uint64 { return lz.ticks }
+
 // mayApply reports whether a subtask may still be achieved: an action
 // whose static preconditions hold and whose facts that no action adds
 // hold now; a compound task with a method whose static precondition can
@@ -946,14 +967,29 @@ func (lz *Lazy) mayApply(id int32, s *State) bool {
 		targs[i] = int32(a)
 	}
 	lz.feasSteps, lz.feasGaveUp = 0, false
+	outer := lz.feasEnd
+	if outer == 0 {
+		lz.feasEnd = lz.ticks + maxFeasTicks
+	}
 	p := lz.feasible(t.Ref, targs, 0)
-	lz.possible[id] = p
+	lz.feasEnd = outer
+	if !lz.stopped {
+		lz.possible[id] = p
+	}
 	return p
 }
 
 // maxFeasSteps bounds the work of one feasibility question (feasible):
 // beyond it the answer is yes.
 const maxFeasSteps = 200_000
+
+// maxFeasTicks bounds the join steps of one feasibility question, where
+// maxFeasSteps counts only the tasks it looks into: a task whose
+// methods join long lists of static facts for each binding of its
+// arguments (IPC 2023 Snake: a move between two cells, by any
+// neighbour, of a snake whose body cells are bound too) took minutes
+// within maxFeasSteps. Beyond it the answer is yes.
+const maxFeasTicks = 1 << 22
 
 // maxFeasDepth bounds the nesting of feasibility questions, and so the
 // stack: deeper, the answer is yes.
@@ -981,7 +1017,7 @@ func (lz *Lazy) feasible(ref hddl.TaskRef, args []int32, depth int) bool {
 		lz.feasLow = min(lz.feasLow, d)
 		return false
 	}
-	if lz.feasSteps++; lz.feasSteps > maxFeasSteps || depth > maxFeasDepth || lz.feasGaveUp {
+	if lz.feasSteps++; lz.feasSteps > maxFeasSteps || depth > maxFeasDepth || lz.feasGaveUp || lz.stopped {
 		lz.feasGaveUp = true
 		return true
 	}

@@ -2,8 +2,12 @@ package ground_test
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
@@ -89,5 +93,54 @@ func TestLazyMethods(t *testing.T) {
 	rev, _, err := lz.Methods(root, s, true, 0, 0)
 	if err != nil || len(rev) != len(all) || rev[0].Method != all[len(all)-1].Method {
 		t.Errorf("reverse order: %d instances, first of method %d (%v)", len(rev), rev[0].Method, err)
+	}
+}
+
+// loadSnake reads testdata/snake-slots against the IPC 2020 Snake domain
+// (skipped without ../shared).
+func loadSnake(t *testing.T) *hddl.Problem {
+	dir := testutil.IPCDir(t, "total-order", "Snake")
+	dom, err := os.ReadFile(filepath.Join(dir, "domain.hddl"))
+	if err != nil {
+		t.Skip("no Snake domain: ", err)
+	}
+	prob, err := os.ReadFile("../testdata/snake-slots/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testutil.ParseHDDL(t, string(dom), string(prob))
+}
+
+// TestLazyStopsWhenCancelled: once the context ends, the grounding on
+// demand stops within one check of it, however deep in a feasibility
+// question (joins nested in joins) it is. The Snake moves ask questions
+// of tens of millions of join steps; before, each nested join looked at
+// the context on its own every 4096 steps and went on, so a stopped
+// search ran for minutes.
+func TestLazyStopsWhenCancelled(t *testing.T) {
+	p := loadSnake(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	lz, err := ground.NewLazy(ctx, p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := lz.Bind(lz.Initial()[0], nil)
+	before := lz.JoinSteps()
+	cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := lz.Methods(root, lz.Init(), false, 0, 0)
+		done <- err
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the grounding on demand still runs a minute after its context ended")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("methods after the context ended: %v, want %v", err, context.Canceled)
+	}
+	if n := lz.JoinSteps() - before; n > 2*4096 {
+		t.Errorf("%d join steps after the context ended, want at most %d", n, 2*4096)
 	}
 }

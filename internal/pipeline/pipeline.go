@@ -515,13 +515,15 @@ type lazySide struct {
 // startLazy starts a lazy search beside the grounder; nil when the
 // problem cannot be grounded on demand.
 func startLazy(ctx context.Context, p *hddl.Problem, cfg Config) *lazySide {
-	lz, err := ground.NewLazy(ctx, p, cfg.Ground)
+	// the grounding on demand looks at the context of the lazy search,
+	// which stop ends, not at the run's: a join under way stops with it
+	lctx, cancel := context.WithCancel(ctx)
+	lz, err := ground.NewLazy(lctx, p, cfg.Ground)
 	if err != nil {
+		cancel()
 		return nil
 	}
-	s := &lazySide{lz: lz, done: make(chan struct{})}
-	var lctx context.Context
-	lctx, s.cancel = context.WithCancel(ctx)
+	s := &lazySide{lz: lz, done: make(chan struct{}), cancel: cancel}
 	s.groundCtx, s.groundCancel = context.WithCancel(ctx)
 	go func() {
 		defer close(s.done)

@@ -184,3 +184,32 @@ func TestAutoBesideGrounding(t *testing.T) {
 		t.Errorf("by %s, verified %v, full grounding kept %v, fallback %q", res.Engine, res.Verified, res.Task != nil, res.Fallback)
 	}
 }
+
+// TestAutoStopsLazySide: when the grounder's engine answers first, auto
+// stops the search on demand beside it at once, even in the middle of a
+// feasibility question (testdata/snake-slots, IPC Snake domain: before,
+// the run waited for the question, minutes, after its plan was found).
+func TestAutoStopsLazySide(t *testing.T) {
+	dir := testutil.IPCDir(t, "total-order", "Snake")
+	_, p, err := hddl.Load(dir+"/domain.hddl", "../../testdata/snake-slots/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		res *pipeline.Result
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Auto})
+		done <- answer{res, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil || !a.res.Verified || a.res.Plan.Length() == 0 {
+			t.Errorf("auto: %v, verified %v", a.err, a.res != nil && a.res.Verified)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("auto still runs after a minute (the search on demand beside the grounder did not stop)")
+	}
+}
