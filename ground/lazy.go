@@ -934,10 +934,6 @@ func (lz *Lazy) head(m *hddl.Method, s *lazySchema, args []int32) ([]int32, bool
 	return b, true
 }
 
-// JoinSteps counts the join steps the grounding on demand has made
-// (a measure of its work).
-func (lz *Lazy) JoinSteps() uint64 { return lz.ticks }
-
 // mayApply reports whether a subtask may still be achieved: an action
 // whose static preconditions hold and whose facts that no action adds
 // hold now; a compound task with a method whose static precondition can

@@ -3,7 +3,6 @@ package ground_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -100,15 +99,11 @@ func TestLazyMethods(t *testing.T) {
 // (skipped without ../shared).
 func loadSnake(t *testing.T) *hddl.Problem {
 	dir := testutil.IPCDir(t, "total-order", "Snake")
-	dom, err := os.ReadFile(filepath.Join(dir, "domain.hddl"))
-	if err != nil {
-		t.Skip("no Snake domain: ", err)
-	}
-	prob, err := os.ReadFile("../testdata/snake-slots/problem.hddl")
+	_, p, err := hddl.Load(filepath.Join(dir, "domain.hddl"), "../testdata/snake-slots/problem.hddl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testutil.ParseHDDL(t, string(dom), string(prob))
+	return p
 }
 
 // TestLazyStopsWhenCancelled: once the context ends, the grounding on
