@@ -90,6 +90,14 @@ func BenchmarkGBFSRC(b *testing.B) {
 	benchIPC(b, "Blocksworld-GTOHP", "p28.hddl", htn.Options{Search: htn.GBFS, Heuristic: htn.HeurRC, MaxNodes: 1500})
 }
 
+// BenchmarkGBFSRCLarge measures the same on a large relaxed problem, IPC
+// Freecell-Learned probfreecell-05-5 (119,256 operators over 11,736
+// nodes; 60,000 nodes), where an evaluation walks far more operators than
+// fit in the cache.
+func BenchmarkGBFSRCLarge(b *testing.B) {
+	benchIPC(b, "Freecell-Learned-ECAI-16", "probfreecell-05-5.hddl", htn.Options{Search: htn.GBFS, Heuristic: htn.HeurRC, MaxNodes: 60_000})
+}
+
 // BenchmarkGBFS measures greedy best-first search itself (successors,
 // networks, keys, the visited set) under the TDG estimate, which costs
 // little, on IPC Freecell-Learned probfreecell-03-1 (91,806 methods; deep
