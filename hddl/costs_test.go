@@ -48,12 +48,19 @@ func TestActionCosts(t *testing.T) {
 	if p, err := ParseProblem("p.hddl", []byte(prob), d); err != nil || len(p.Init) != 1 {
 		t.Errorf("the problem: %v", err)
 	}
+	// the largest cost is taken, one more is not (see the loop below)
+	if big, err := ParseDomain("big.hddl", []byte(strings.Replace(dom, "(increase (total-cost) 3)", "(increase (total-cost) 2147483647)", 1))); err != nil || big.ActionCost(big.ActionIndex("a")) != MaxCost {
+		t.Errorf("the largest cost: %v", err)
+	}
 	plain, _ := ParseDomain("plain.hddl", []byte(`(define (domain c) (:predicates (done)) (:action z :parameters () :effect (done)))`))
 	if plain.Costs || plain.ActionCost(0) != 1 {
 		t.Error("a domain without costs: each action should cost 1")
 	}
 	for src, want := range map[string]string{
 		strings.Replace(dom, "(increase (total-cost) 3)", "(increase (total-cost) -3)", 1):                                                                   "whole number",
+		strings.Replace(dom, "(increase (total-cost) 3)", "(increase (total-cost) 2147483648)", 1):                                                           "above 2147483647",
+		strings.Replace(dom, "(increase (total-cost) 3)", "(increase (total-cost) 99999999999999999999999)", 1):                                              "above 2147483647",
+		strings.Replace(dom, "(increase (total-cost) 3)", "(increase (total-cost) -99999999999999999999999)", 1):                                             "whole number",
 		strings.Replace(dom, "(increase (total-cost) 3)", "(increase (fuel) 3)", 1):                                                                          "numeric fluents are not supported",
 		strings.Replace(dom, "(increase (total-cost) 3)", "(increase (total-cost) (c ?x))", 1):                                                               "costs given by functions",
 		strings.Replace(dom, "(increase (total-cost) 3)", "(when (done) (increase (total-cost) 3))", 1):                                                      "only allowed as an action's cost",

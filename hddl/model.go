@@ -308,6 +308,12 @@ func (p *Problem) IsTotalOrder() bool {
 	return true
 }
 
+// MaxCost is the largest action cost a domain may state. The planners add
+// costs along a plan in 64 bits, so with costs up to 2^31-1 no sum over
+// any plan that fits in memory overflows, and a search that compares
+// costs (A*, --optimize) compares the true ones.
+const MaxCost = 1<<31 - 1
+
 // ActionCost is the cost of action i: its (increase (total-cost) N) in a
 // domain with costs, 1 in a domain without (the length of a plan is its
 // cost).

@@ -44,9 +44,12 @@ type bnode struct {
 	first, count int32
 	state        sets.Bits
 	net          *bnet
-	g, h         int32
-	nextUID      int32
-	index        int // heap index
+	// g is exact: action costs are below 2^31 (hddl.MaxCost), so no
+	// sum of them along a path overflows, and A* compares true costs
+	g       int64
+	h       int32
+	nextUID int32
+	index   int // heap index
 }
 
 type bheap struct {
@@ -67,7 +70,7 @@ func (h *bheap) f(n *bnode) int64 {
 	if w == 0 {
 		w = 4
 	}
-	return 4*int64(n.g) + w*int64(n.h)
+	return 4*n.g + w*int64(n.h)
 }
 
 func (h *bheap) Len() int { return len(h.nodes) }
@@ -88,9 +91,6 @@ func (h *bheap) Pop() any {
 	h.nodes = h.nodes[:len(h.nodes)-1]
 	return n
 }
-
-// maxG caps a node's g, so that sums of g and h stay within int32.
-const maxG = 1 << 29
 
 type bfs struct {
 	v       *view
@@ -383,7 +383,7 @@ func (b *bfs) apply(n *bnode, i int) *bnode {
 		for _, f := range a.Add {
 			c.state.Add(int(f))
 		}
-		c.g = min(c.g+b.v.acost[e.id], maxG)
+		c.g += b.v.acost[e.id]
 	}
 	net := &bnet{ents: make([]bent, 0, len(n.net.ents)-1), edges: make([][2]int32, 0, len(n.net.edges))}
 	net.ents = append(append(net.ents, n.net.ents[:i]...), n.net.ents[i+1:]...)

@@ -123,7 +123,7 @@ func isContextErr(err error) bool {
 func (v *view) solutionCost(sol *ground.Solution) int64 {
 	var c int64
 	for _, n := range sol.Order {
-		c += int64(v.acost[sol.Nodes[n].Task])
+		c += v.acost[sol.Nodes[n].Task]
 	}
 	return c
 }
@@ -139,7 +139,7 @@ func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64,
 		if b.known != nil && stats.Nodes&63 == 0 {
 			*bound = min(*bound, b.known())
 		}
-		return int64(n.g)+int64(n.h) >= *bound
+		return n.g+int64(n.h) >= *bound
 	}
 	if root.h == rcInf || pruned(root) {
 		return nil
@@ -176,8 +176,8 @@ func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64,
 			if !holdsIn(n.state, t.Goal, t.GoalNeg) {
 				continue
 			}
-			*bound = int64(n.g)
-			if err := found(b.solution(n), int64(n.g)); err != nil {
+			*bound = n.g
+			if err := found(b.solution(n), n.g); err != nil {
 				return err
 			}
 			next()

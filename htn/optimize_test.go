@@ -100,3 +100,20 @@ func TestOptimalNoWorse(t *testing.T) {
 		})
 	}
 }
+
+// TestOptimalHugeCosts: costs above 2^29, up to the largest a domain may
+// state (hddl.MaxCost), are compared as they are. The search once capped
+// each action's cost at 2^29-1 and a path's at 2^29, so that one action of
+// cost 2^31-1 looked as cheap as two of 6·10^8, and the dear plan was
+// proven "optimal".
+func TestOptimalHugeCosts(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "hostile", "optimal-huge-costs")
+	p, task := testutil.LoadTask(t, filepath.Join(dir, "domain.hddl"), filepath.Join(dir, "problem.hddl"))
+	f := testutil.Compact(t, task)
+	for _, any := range []htn.Anytime{{Optimal: true}, {}} {
+		costs, optimal, err := optimize(t, p, f, any)
+		if err != nil || !optimal || len(costs) == 0 || costs[len(costs)-1] != 1_200_000_000 {
+			t.Errorf("optimal %v: costs %v, proven %v, %v; want to end at 1200000000, proven", any.Optimal, costs, optimal, err)
+		}
+	}
+}

@@ -15,7 +15,7 @@ type seenSet struct {
 	t seenTable
 	// g holds, for the searches that keep the cheapest path to a node
 	// (cheaper), the least g each node was reached with
-	g      map[[2]uint64]int32
+	g      map[[2]uint64]int64
 	s1, s2 maphash.Seed
 	// max, when above 0, bounds the nodes recorded: the set starts over
 	// when it is full, forgetting nodes (which only prunes less) rather
@@ -60,9 +60,9 @@ func (v *seenSet) put(h [2]uint64, n int32) {
 // cheaper records that key was reached at cost g and reports whether
 // that is cheaper than before (or the first time): a node reached again
 // at a lower cost must be searched again for the search to stay optimal.
-func (v *seenSet) cheaper(key []byte, g int32) bool {
+func (v *seenSet) cheaper(key []byte, g int64) bool {
 	if v.g == nil {
-		v.g = map[[2]uint64]int32{}
+		v.g = map[[2]uint64]int64{}
 	}
 	h := v.hash(key)
 	if old, ok := v.g[h]; ok && old <= g {

@@ -33,7 +33,7 @@ type view struct {
 	killOnTrue, preUsers [][]int32
 	// acost[a] is the cost of action a (1 in a domain without costs) and
 	// cost[id] the least cost of the actions task id decomposes into
-	acost     []int32
+	acost     []int64
 	cost      []int32
 	recursive bool
 	// comp[c] (per compound task, TaskID-nA) is its strongly connected
@@ -144,9 +144,9 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	for i := range v.meths {
 		index(methodRef(int32(i)), v.meths[i].Pre, v.meths[i].NegPre)
 	}
-	v.acost = make([]int32, v.nA)
+	v.acost = make([]int64, v.nA)
 	for a := range v.acost {
-		v.acost[a] = int32(min(t.ActionCost(ground.TaskID(a)), math.MaxInt32/4))
+		v.acost[a] = int64(t.ActionCost(ground.TaskID(a)))
 	}
 	if err := v.costs(ctx); err != nil {
 		return nil, err
@@ -439,7 +439,7 @@ func (v *view) costs(ctx context.Context) error {
 		}
 	}
 	for a := 0; a < v.nA; a++ {
-		offer(ground.TaskID(a), int64(v.acost[a]))
+		offer(ground.TaskID(a), v.acost[a])
 	}
 	for m := range v.meths {
 		remaining[m] = int32(len(v.meths[m].Subtasks))
