@@ -62,7 +62,9 @@ func Read(r io.Reader) (*Plan, error) {
 		if !started {
 			if text == "==>" {
 				started = true
-			} else if c, ok := costLine(text); ok {
+			} else if c, ok, err := costLine(text); err != nil {
+				return nil, &Error{Line: line, Msg: err.Error()}
+			} else if ok {
 				p.Cost, p.Costed = c, true
 			}
 			continue
@@ -149,17 +151,22 @@ func Read(r io.Reader) (*Plan, error) {
 }
 
 // costLine reads "; cost N" (also ";; cost = N"), the cost a plan says it
-// has.
-func costLine(text string) (int, bool) {
+// has. A cost too large for any plan (no action costs more than
+// hddl.MaxCost) is an error rather than a comment: the plan claims what no
+// plan can be.
+func costLine(text string) (int, bool, error) {
 	t := strings.TrimLeft(text, ";")
 	if len(t) == len(text) {
-		return 0, false
+		return 0, false, nil
 	}
 	t, ok := strings.CutPrefix(strings.TrimSpace(t), "cost")
 	if !ok {
-		return 0, false
+		return 0, false, nil
 	}
 	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "="))
 	n, err := strconv.Atoi(t)
-	return n, err == nil && n >= 0
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(t, "-") {
+		return 0, false, fmt.Errorf("the plan says it costs %s, more than any plan can", quote(t))
+	}
+	return n, err == nil && n >= 0, nil
 }
