@@ -1,0 +1,750 @@
+package pipeline_test
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/plan"
+)
+
+// TestDifferential plans small random HTN problems (one type, constants,
+// predicates and tasks of arity 0 or 1, method variables with equality,
+// action costs, negative preconditions, effects that add and delete one
+// fact, method preconditions, partial orders, recursion and goals) with
+// every engine and search, and checks each answer against an independent
+// brute-force planner (lProblem.ground, then oracle): no engine may call a
+// problem unsolvable that has a plan, find a plan for one that has none
+// (every plan is verified besides), prove a plan optimal that costs more
+// than the cheapest, or overrun its time limit. The engines share the
+// parser and the grounder; the oracle grounds by every binding and shares
+// nothing but the parsed text's meaning. When it was written, seeds 0-999
+// passed (and 0-1,999 before literals of one predicate were doubled);
+// each of two changes to the oracle (method preconditions ignored, adds
+// before deletes) made it fail within 300 seeds.
+func TestDifferential(t *testing.T) {
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	type config struct {
+		name string
+		cfg  pipeline.Config
+		// total: the engine plans totally ordered problems only
+		total bool
+	}
+	configs := []config{
+		{"progression", pipeline.Config{Engine: pipeline.Progression}, false},
+		{"dfs", pipeline.Config{Engine: pipeline.Progression, HTN: htn.Options{Search: htn.DFS}}, false},
+		{"gbfs", pipeline.Config{Engine: pipeline.Progression, HTN: htn.Options{Search: htn.GBFS}}, false},
+		{"astar", pipeline.Config{Engine: pipeline.Progression, HTN: htn.Options{Search: htn.AStar}}, false},
+		{"htn-sat", pipeline.Config{Engine: pipeline.SAT}, false},
+		{"auto", pipeline.Config{Engine: pipeline.Auto}, false},
+		{"lazy", pipeline.Config{Engine: pipeline.Lazy}, true},
+		{"optimal", pipeline.Config{Engine: pipeline.Progression, Optimal: true}, false},
+		{"optimal-sat", pipeline.Config{Engine: pipeline.SAT, Optimal: true}, false},
+		{"optimize", pipeline.Config{Engine: pipeline.Progression, Optimize: true}, false},
+	}
+	// each run's limit; a run may overrun it by a second at most
+	const limit = 2 * time.Second
+	var exact, solvable, checked int
+	for seed := range uint64(n) {
+		rp := randomProblem(rand.New(rand.NewPCG(seed, 0x5EED)))
+		dom, prob := rp.hddl()
+		d, err := hddl.ParseDomain("random.hddl", []byte(dom))
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, dom)
+		}
+		p, err := hddl.ParseProblem("random-problem.hddl", []byte(prob), d)
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, prob)
+		}
+		o := rp.ground().oracle()
+		if o.exact {
+			exact++
+		}
+		if o.cost >= 0 {
+			solvable++
+		}
+		for _, c := range configs {
+			if c.total && !rp.total() {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), limit)
+			began := time.Now()
+			res, err := pipeline.Run(ctx, p, c.cfg)
+			took := time.Since(began)
+			cancel()
+			st := plan.StatusOf(err)
+			checked++
+			fail := func(format string, args ...any) {
+				t.Errorf("seed %d, %s: %s\n%s\n%s", seed, c.name, fmt.Sprintf(format, args...), dom, prob)
+			}
+			if took > limit+time.Second {
+				fail("%v for a limit of %v (%s)", took.Round(time.Millisecond), limit, st)
+			}
+			switch {
+			case st == plan.Solved && o.exact && o.cost < 0:
+				fail("a plan (cost %d) where the oracle finds none", res.Plan.TotalCost())
+			case st == plan.Solved && o.cost >= 0 && res.Optimal && res.Plan.TotalCost() != int64(o.cost):
+				fail("a plan of cost %d proven optimal; the cheapest costs %d", res.Plan.TotalCost(), o.cost)
+			case st == plan.Solved && o.exact && res.Plan.TotalCost() < int64(o.cost):
+				fail("a plan of cost %d, below the oracle's cheapest %d", res.Plan.TotalCost(), o.cost)
+			case st == plan.Unsolvable && o.cost >= 0:
+				fail("unsolvable (%v); the oracle has a plan of cost %d: %s", err, o.cost, o.plan)
+			case st == plan.Failed:
+				fail("error: %v", err)
+			}
+			if st == plan.Solved && !res.Verified {
+				fail("plan not verified")
+			}
+		}
+	}
+	t.Logf("%d problems (%d decided exactly by the oracle, %d with a plan), %d runs", n, exact, solvable, checked)
+	if exact < n/2 || solvable < n/6 || solvable > n-n/8 {
+		t.Errorf("the generator makes too few decided or solvable problems (%d decided, %d solvable of %d)", exact, solvable, n)
+	}
+}
+
+// The ground problem the oracle searches. Task ids below len(acts) are
+// actions, the others compound tasks.
+type rProblem struct {
+	nP              int
+	acts            []rAct
+	nC              int
+	names           []string // actions, then compound tasks
+	meths           []rMeth
+	init            uint
+	goal, goalNeg   uint
+	initial         []int
+	initialOrdering [][2]int
+}
+
+type rAct struct {
+	pre, neg, add, del uint
+	cost               int
+}
+
+type rMeth struct {
+	task     int // compound index
+	pre, neg uint
+	subtasks []int
+	ordering [][2]int // indices into subtasks
+}
+
+func (rp *rProblem) nA() int            { return len(rp.acts) }
+func (rp *rProblem) name(id int) string { return rp.names[id] }
+
+// chain reports whether the ordering is i<i+1 for every i (how the
+// generator writes a total order).
+func chain(n int, ord [][2]int) bool {
+	if n <= 1 {
+		return true
+	}
+	if len(ord) != n-1 {
+		return false
+	}
+	for i, e := range ord {
+		if e != [2]int{i, i + 1} {
+			return false
+		}
+	}
+	return true
+}
+
+// A lifted random problem: one type, nObj constants, predicates of arity
+// 0 or 1, actions and compound tasks of at most one parameter (?x), and
+// methods that may bind a second variable (?y), with equality between
+// the two. A literal's or a subtask's argument is argNone (arity 0), a
+// constant (0..nObj-1), varX or varY.
+type lProblem struct {
+	nObj            int
+	arity           []int
+	acts            []lAct
+	tasks           []bool // compound task i takes ?x
+	meths           []lMeth
+	init            []lLit // constants only, positive
+	goal            []lLit // constants only
+	initial         []lSub // constants only
+	initialOrdering [][2]int
+}
+
+const (
+	argNone = -1
+	varX    = 100
+	varY    = 101
+)
+
+type lLit struct {
+	pred, arg int
+	neg       bool
+}
+
+type lAct struct {
+	param    bool
+	pre, eff []lLit
+	cost     int
+}
+
+type lSub struct{ task, arg int } // task: action index, or len(acts)+compound
+
+type lMeth struct {
+	task     int // compound index
+	y        bool
+	eq       int // 0: none, 1: (= ?x ?y), 2: (not (= ?x ?y))
+	pre      []lLit
+	subtasks []lSub
+	ordering [][2]int
+}
+
+func randomProblem(r *rand.Rand) *lProblem {
+	lp := &lProblem{nObj: 1 + r.IntN(3)}
+	for range 2 + r.IntN(3) {
+		lp.arity = append(lp.arity, r.IntN(2))
+	}
+	// arg picks an argument for a predicate or task of the given arity
+	// among the variables in scope and the constants
+	arg := func(arity int, vars ...int) int {
+		if arity == 0 {
+			return argNone
+		}
+		if len(vars) > 0 && r.IntN(3) > 0 {
+			return vars[r.IntN(len(vars))]
+		}
+		return r.IntN(lp.nObj)
+	}
+	lits := func(p float64, negP float64, vars ...int) []lLit {
+		var ls []lLit
+		for pr, a := range lp.arity {
+			if x := r.Float64(); x < p+negP {
+				ls = append(ls, lLit{pred: pr, arg: arg(a, vars...), neg: x >= p})
+			}
+		}
+		return ls
+	}
+	scope := func(on bool, v int) []int {
+		if on {
+			return []int{v}
+		}
+		return nil
+	}
+	for range 2 + r.IntN(3) {
+		a := lAct{param: r.IntN(2) == 0, cost: 1 + r.IntN(3)}
+		vars := scope(a.param, varX)
+		a.pre = lits(0.25, 0.15, vars...)
+		a.eff = lits(0.35, 0.3, vars...)
+		// now and then a second literal of one predicate, of the other
+		// sign: with ?x bound to its constant, an action that adds and
+		// deletes one fact (the add wins) or needs it true and false
+		if len(a.eff) > 0 && r.IntN(3) == 0 {
+			l := a.eff[r.IntN(len(a.eff))]
+			a.eff = append(a.eff, lLit{pred: l.pred, arg: arg(lp.arity[l.pred], vars...), neg: !l.neg})
+		}
+		if len(a.pre) > 0 && r.IntN(4) == 0 {
+			l := a.pre[r.IntN(len(a.pre))]
+			a.pre = append(a.pre, lLit{pred: l.pred, arg: arg(lp.arity[l.pred], vars...), neg: !l.neg})
+		}
+		lp.acts = append(lp.acts, a)
+	}
+	nA := len(lp.acts)
+	for range 1 + r.IntN(3) {
+		lp.tasks = append(lp.tasks, r.IntN(2) == 0)
+	}
+	nC := len(lp.tasks)
+	taskArity := func(id int) int {
+		if id < nA && lp.acts[id].param || id >= nA && lp.tasks[id-nA] {
+			return 1
+		}
+		return 0
+	}
+	order := func(n int) [][2]int {
+		var ord [][2]int
+		if r.IntN(2) == 0 { // total
+			for i := 0; i+1 < n; i++ {
+				ord = append(ord, [2]int{i, i + 1})
+			}
+			return ord
+		}
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				if r.Float64() < 0.3 {
+					ord = append(ord, [2]int{i, j})
+				}
+			}
+		}
+		return ord
+	}
+	recursive := r.IntN(3) == 0
+	for c := range nC {
+		for range 1 + r.IntN(3) {
+			m := lMeth{task: c, y: r.IntN(3) == 0}
+			vars := append(scope(lp.tasks[c], varX), scope(m.y, varY)...)
+			if lp.tasks[c] && m.y {
+				m.eq = r.IntN(3)
+			}
+			m.pre = lits(0.2, 0.1, vars...)
+			for range r.IntN(4) {
+				// without recursion a task decomposes into actions and
+				// compound tasks of higher index only
+				var id int
+				if lo := c + 1; !recursive && (lo >= nC || r.IntN(2) == 0) {
+					id = r.IntN(nA)
+				} else if !recursive {
+					id = nA + lo + r.IntN(nC-lo)
+				} else {
+					id = r.IntN(nA + nC)
+				}
+				m.subtasks = append(m.subtasks, lSub{id, arg(taskArity(id), vars...)})
+			}
+			m.ordering = order(len(m.subtasks))
+			lp.meths = append(lp.meths, m)
+		}
+	}
+	lp.init = lits(0.4, 0)
+	if r.IntN(3) == 0 {
+		lp.goal = lits(0.3, 0.15)
+	}
+	for range 1 + r.IntN(3) {
+		id := nA + r.IntN(nC)
+		if r.IntN(3) == 0 {
+			id = r.IntN(nA)
+		}
+		lp.initial = append(lp.initial, lSub{id, arg(taskArity(id))})
+	}
+	lp.initialOrdering = order(len(lp.initial))
+	return lp
+}
+
+// total reports whether every network of the problem is totally ordered.
+func (lp *lProblem) total() bool {
+	if !chain(len(lp.initial), lp.initialOrdering) {
+		return false
+	}
+	for _, m := range lp.meths {
+		if !chain(len(m.subtasks), m.ordering) {
+			return false
+		}
+	}
+	return true
+}
+
+// hddl writes the domain and the problem.
+func (lp *lProblem) hddl() (string, string) {
+	term := func(a int) string {
+		switch a {
+		case varX:
+			return " ?x"
+		case varY:
+			return " ?y"
+		case argNone:
+			return ""
+		}
+		return fmt.Sprintf(" o%d", a)
+	}
+	lits := func(ls []lLit) string {
+		var s []string
+		for _, l := range ls {
+			atom := fmt.Sprintf("(p%d%s)", l.pred, term(l.arg))
+			if l.neg {
+				atom = "(not " + atom + ")"
+			}
+			s = append(s, atom)
+		}
+		return strings.Join(s, " ")
+	}
+	nA := len(lp.acts)
+	name := func(id int) string {
+		if id < nA {
+			return fmt.Sprintf("a%d", id)
+		}
+		return fmt.Sprintf("t%d", id-nA)
+	}
+	network := func(tasks []lSub, ord [][2]int) string {
+		var b strings.Builder
+		b.WriteString(":subtasks (and")
+		for i, st := range tasks {
+			fmt.Fprintf(&b, " (s%d (%s%s))", i, name(st.task), term(st.arg))
+		}
+		b.WriteString(")")
+		if len(ord) > 0 {
+			b.WriteString(" :ordering (and")
+			for _, e := range ord {
+				fmt.Fprintf(&b, " (< s%d s%d)", e[0], e[1])
+			}
+			b.WriteString(")")
+		}
+		return b.String()
+	}
+	params := func(vars ...bool) string {
+		var s []string
+		for i, on := range vars {
+			if on {
+				s = append(s, []string{"?x", "?y"}[i])
+			}
+		}
+		if len(s) == 0 {
+			return "()"
+		}
+		return "(" + strings.Join(s, " ") + " - obj)"
+	}
+	var d strings.Builder
+	d.WriteString("(define (domain random) (:requirements :hierarchy :typing :negative-preconditions :equality :action-costs)\n (:types obj) (:constants")
+	for o := range lp.nObj {
+		fmt.Fprintf(&d, " o%d", o)
+	}
+	d.WriteString(" - obj)\n (:predicates")
+	for i, a := range lp.arity {
+		fmt.Fprintf(&d, " (p%d%s)", i, []string{"", " ?v - obj"}[a])
+	}
+	d.WriteString(")\n (:functions (total-cost) - number)\n")
+	for c, x := range lp.tasks {
+		fmt.Fprintf(&d, " (:task t%d :parameters %s)\n", c, params(x))
+	}
+	for i, m := range lp.meths {
+		x := lp.tasks[m.task]
+		fmt.Fprintf(&d, " (:method m%d :parameters %s :task (t%d%s)", i, params(x, m.y), m.task, term(map[bool]int{true: varX, false: argNone}[x]))
+		pre := lits(m.pre)
+		switch m.eq {
+		case 1:
+			pre += " (= ?x ?y)"
+		case 2:
+			pre += " (not (= ?x ?y))"
+		}
+		if pre = strings.TrimSpace(pre); pre != "" {
+			fmt.Fprintf(&d, " :precondition (and %s)", pre)
+		}
+		fmt.Fprintf(&d, " %s)\n", network(m.subtasks, m.ordering))
+	}
+	for i, a := range lp.acts {
+		fmt.Fprintf(&d, " (:action a%d :parameters %s", i, params(a.param))
+		if pre := lits(a.pre); pre != "" {
+			fmt.Fprintf(&d, " :precondition (and %s)", pre)
+		}
+		fmt.Fprintf(&d, " :effect (and %s (increase (total-cost) %d)))\n", lits(a.eff), a.cost)
+	}
+	d.WriteString(")\n")
+	var p strings.Builder
+	fmt.Fprintf(&p, "(define (problem q) (:domain random)\n (:htn %s)\n (:init %s (= (total-cost) 0))\n", network(lp.initial, lp.initialOrdering), lits(lp.init))
+	if g := lits(lp.goal); g != "" {
+		fmt.Fprintf(&p, " (:goal (and %s))\n", g)
+	}
+	p.WriteString(" (:metric minimize (total-cost)))\n")
+	return d.String(), p.String()
+}
+
+// ground instantiates the problem by every binding of every variable, with
+// nothing left out: the oracle's own grounding, independent of package
+// ground. Facts are bits pred*nObj+object (object 0 for arity 0).
+func (lp *lProblem) ground() *rProblem {
+	rp := &rProblem{nP: len(lp.arity) * lp.nObj}
+	nA := len(lp.acts)
+	objs := func(on bool) []int {
+		if !on {
+			return []int{argNone}
+		}
+		var os []int
+		for o := range lp.nObj {
+			os = append(os, o)
+		}
+		return os
+	}
+	bind := func(a, x, y int) int {
+		switch a {
+		case varX:
+			return x
+		case varY:
+			return y
+		}
+		return a
+	}
+	fact := func(l lLit, x, y int) uint {
+		o := max(bind(l.arg, x, y), 0)
+		return 1 << (l.pred*lp.nObj + o)
+	}
+	masks := func(ls []lLit, x, y int) (pos, neg uint) {
+		for _, l := range ls {
+			if l.neg {
+				neg |= fact(l, x, y)
+			} else {
+				pos |= fact(l, x, y)
+			}
+		}
+		return pos, neg
+	}
+	// ground task ids: actions first, then compound tasks
+	actID := map[[2]int]int{}
+	for i, a := range lp.acts {
+		for _, x := range objs(a.param) {
+			actID[[2]int{i, x}] = len(rp.acts)
+			pre, neg := masks(a.pre, x, argNone)
+			add, del := masks(a.eff, x, argNone)
+			rp.acts = append(rp.acts, rAct{pre: pre, neg: neg, add: add, del: del, cost: a.cost})
+			rp.names = append(rp.names, fmt.Sprintf("a%d%s", i, objName(x)))
+		}
+	}
+	compID := map[[2]int]int{}
+	for c, on := range lp.tasks {
+		for _, x := range objs(on) {
+			compID[[2]int{c, x}] = rp.nC
+			rp.nC++
+			rp.names = append(rp.names, fmt.Sprintf("t%d%s", c, objName(x)))
+		}
+	}
+	id := func(st lSub, x, y int) int {
+		a := bind(st.arg, x, y)
+		if st.task < nA {
+			return actID[[2]int{st.task, a}]
+		}
+		return len(rp.acts) + compID[[2]int{st.task - nA, a}]
+	}
+	for _, m := range lp.meths {
+		for _, x := range objs(lp.tasks[m.task]) {
+			for _, y := range objs(m.y) {
+				if m.eq == 1 && x != y || m.eq == 2 && x == y {
+					continue
+				}
+				gm := rMeth{task: compID[[2]int{m.task, x}], ordering: m.ordering}
+				gm.pre, gm.neg = masks(m.pre, x, y)
+				for _, st := range m.subtasks {
+					gm.subtasks = append(gm.subtasks, id(st, x, y))
+				}
+				rp.meths = append(rp.meths, gm)
+			}
+		}
+	}
+	rp.init, _ = masks(lp.init, argNone, argNone)
+	rp.goal, rp.goalNeg = masks(lp.goal, argNone, argNone)
+	for _, st := range lp.initial {
+		rp.initial = append(rp.initial, id(st, argNone, argNone))
+	}
+	rp.initialOrdering = lp.initialOrdering
+	return rp
+}
+
+func objName(x int) string {
+	if x < 0 {
+		return ""
+	}
+	return fmt.Sprintf(" o%d", x)
+}
+
+// The oracle: Dijkstra's search over states and task networks, with the
+// semantics of the IPC 2020 HTN track. A first task (without
+// predecessors) that is an action applies if its preconditions hold
+// (deletes before adds); one that is compound is replaced by a method's
+// subtasks, preceded by a check of the method's precondition, with the
+// task's orderings inherited. Networks are capped at netCap tasks and the
+// search at oracleNodes expansions; when neither cap cut it, the search is
+// exact: cost is then the least cost of a plan, or -1 if there is none.
+const (
+	netCap      = 9
+	oracleNodes = 200_000
+)
+
+type oNode struct {
+	task  int  // task id, or -1 for a check
+	check int  // method of a check
+	preds uint // bits: indices of the network's nodes before this one
+}
+
+type oState struct {
+	cost  int
+	state uint
+	net   []oNode
+	plan  string
+}
+
+type oracleResult struct {
+	exact bool
+	cost  int // -1: no plan (found)
+	plan  string
+}
+
+type oHeap []*oState
+
+func (h oHeap) Len() int           { return len(h) }
+func (h oHeap) Less(i, j int) bool { return h[i].cost < h[j].cost }
+func (h oHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *oHeap) Push(x any)        { *h = append(*h, x.(*oState)) }
+func (h *oHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (rp *rProblem) oracle() oracleResult {
+	start := &oState{state: rp.init}
+	for i, id := range rp.initial {
+		n := oNode{task: id}
+		for _, e := range rp.initialOrdering {
+			if e[1] == i {
+				n.preds |= 1 << e[0]
+			}
+		}
+		start.net = append(start.net, n)
+	}
+	best := map[string]int{}
+	open := &oHeap{start}
+	exact := true
+	holds := func(s, pos, neg uint) bool { return s&pos == pos && s&neg == 0 }
+	for expanded := 0; open.Len() > 0; expanded++ {
+		if expanded == oracleNodes {
+			return oracleResult{exact: false, cost: -1}
+		}
+		x := heap.Pop(open).(*oState)
+		if len(x.net) == 0 {
+			if holds(x.state, rp.goal, rp.goalNeg) {
+				return oracleResult{exact: true, cost: x.cost, plan: x.plan}
+			}
+			continue
+		}
+		k := key(x)
+		if c, ok := best[k]; ok && c <= x.cost {
+			continue
+		}
+		best[k] = x.cost
+		push := func(y *oState) {
+			if len(y.net) > netCap {
+				exact = false
+				return
+			}
+			heap.Push(open, y)
+		}
+		for i, n := range x.net {
+			if n.preds != 0 {
+				continue
+			}
+			switch {
+			case n.task < 0: // a method's check
+				m := rp.meths[n.check]
+				if holds(x.state, m.pre, m.neg) {
+					push(&oState{cost: x.cost, state: x.state, net: remove(x.net, i, nil), plan: x.plan})
+				}
+			case n.task < rp.nA():
+				a := rp.acts[n.task]
+				if holds(x.state, a.pre, a.neg) {
+					push(&oState{cost: x.cost + a.cost, state: x.state&^a.del | a.add, net: remove(x.net, i, nil), plan: x.plan + " " + rp.name(n.task)})
+				}
+			default:
+				for mi, m := range rp.meths {
+					if m.task != n.task-rp.nA() {
+						continue
+					}
+					// the check first, then the subtasks in their order
+					sub := []oNode{{task: -1, check: mi}}
+					for j, id := range m.subtasks {
+						s := oNode{task: id, preds: 1}
+						for _, e := range m.ordering {
+							if e[1] == j {
+								s.preds |= 1 << (e[0] + 1)
+							}
+						}
+						sub = append(sub, s)
+					}
+					push(&oState{cost: x.cost, state: x.state, net: remove(x.net, i, sub), plan: x.plan})
+				}
+			}
+		}
+	}
+	if !exact {
+		return oracleResult{exact: false, cost: -1}
+	}
+	return oracleResult{exact: true, cost: -1}
+}
+
+// remove takes node i out of net, putting sub (with predecessor bits
+// among sub's own indices) in its place: sub's nodes come after i's
+// predecessors, and i's successors after all of them.
+func remove(net []oNode, i int, sub []oNode) []oNode {
+	out := make([]oNode, 0, len(net)-1+len(sub))
+	// old index -> new index
+	idx := make([]int, len(net))
+	for j := range net {
+		if j == i {
+			idx[j] = -1
+			continue
+		}
+		idx[j] = len(out)
+		out = append(out, net[j])
+	}
+	base := len(out)
+	translate := func(p uint) uint {
+		var q uint
+		for p != 0 {
+			j := bits.TrailingZeros(p)
+			p &^= 1 << j
+			if idx[j] >= 0 {
+				q |= 1 << idx[j]
+			}
+		}
+		return q
+	}
+	predsOfI := translate(net[i].preds)
+	var subAll uint
+	for k := range sub {
+		subAll |= 1 << (base + k)
+	}
+	for j := range out {
+		had := out[j].preds&(1<<i) != 0
+		out[j].preds = translate(out[j].preds)
+		if had {
+			// after i: after everything that replaces it, and after i's
+			// predecessors (when nothing replaces it)
+			out[j].preds |= subAll | predsOfI
+		}
+	}
+	for _, s := range sub {
+		s.preds = s.preds<<base | predsOfI
+		// sub's own bits were relative to sub
+		out = append(out, s)
+	}
+	return out
+}
+
+// key writes a state and network as a string: the nodes sorted by what
+// they are, then each one's predecessors by position in that order. Two
+// networks alike up to the order of their nodes get the same key only if
+// their orderings agree after sorting, which is all the memo needs (a
+// missed duplicate costs time, never a wrong answer).
+func key(x *oState) string {
+	n := len(x.net)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		na, nb := x.net[a], x.net[b]
+		if na.task != nb.task {
+			return na.task - nb.task
+		}
+		return na.check - nb.check
+	})
+	pos := make([]int, n)
+	for p, i := range order {
+		pos[i] = p
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|", x.state)
+	for _, i := range order {
+		nd := x.net[i]
+		var preds []int
+		for p := nd.preds; p != 0; {
+			j := bits.TrailingZeros(p)
+			p &^= 1 << j
+			preds = append(preds, pos[j])
+		}
+		slices.Sort(preds)
+		fmt.Fprintf(&b, "%d.%d%v;", nd.task, nd.check, preds)
+	}
+	return b.String()
+}
