@@ -812,6 +812,9 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 			break
 		}
 		m := &lz.d.Methods[mi]
+		if !lz.instantiable(m) {
+			continue
+		}
 		need := make([]bool, len(m.Vars))
 		for _, st := range m.Network.Subtasks {
 			for _, a := range st.Args {
@@ -1266,4 +1269,16 @@ func usesVarsFrom(s *lazySchema, n int) bool {
 		}
 	}
 	return false
+}
+
+// instantiable reports whether every parameter of m has an object of its
+// type: one without has no instance at all, even where nothing uses it
+// (the binder binds only the variables something uses).
+func (lz *Lazy) instantiable(m *hddl.Method) bool {
+	for _, v := range m.Params() {
+		if len(lz.objectsOf(v.Type)) == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -134,7 +134,15 @@ func (n *normalizer) dnf(f *hddl.Formula, neg bool, sub map[int]hddl.Term) ([]co
 		if (f.Kind == hddl.FForall) != neg {
 			return n.expand(f, neg, sub)
 		}
-		// exists (or a negated forall): the variables stay free
+		// exists (or a negated forall): the variables stay free, unless
+		// one has no object to take: then nothing satisfies it (the
+		// variable may occur in no literal, and the join binds only
+		// those that occur)
+		for _, v := range f.Vars {
+			if len(n.objectsOf(n.scopeVars[v].Type)) == 0 {
+				return nil, nil
+			}
+		}
 		inner := map[int]hddl.Term{}
 		for k, v := range sub {
 			inner[k] = v

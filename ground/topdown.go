@@ -194,6 +194,14 @@ func (g *grounder) initialNetwork() error {
 	p := g.p
 	net := &p.Initial
 	n := len(net.Subtasks)
+	// a parameter of a type without objects leaves the network without
+	// an instance, whether a task uses it or not (the joins below bind
+	// only the variables the tasks use)
+	for _, v := range p.Vars[:p.NumParams] {
+		if len(g.norm.objectsOf(v.Type)) == 0 {
+			return fmt.Errorf("%w: the initial task network's variable %s has type %s, which has no objects", ErrUnsolvable, v.Name, p.Domain.Types[v.Type].Name)
+		}
+	}
 	// union-find over tasks, joined through shared variables
 	uf := newUnionFind(n)
 	find, union := uf.find, uf.union

@@ -75,7 +75,7 @@ func (v *verifier) placeRoot() error {
 		}
 		return v.errf(0, "the root tasks do not match the initial task network")
 	}
-	if err := v.someObject(v.p.Vars, b, 0, "the initial task network"); err != nil {
+	if err := v.someObject(v.p.Vars[:v.p.NumParams], b, 0, "the initial task network"); err != nil {
 		return err
 	}
 	if v.p.Constraints != nil {
@@ -322,7 +322,7 @@ func (v *verifier) precondition(n *vnode, lo, hi int) (int, error) {
 		}
 		return 0, v.errf(n.line, "the precondition of method %s for %s does not hold %s%s", m.Name, v.nodeName(n), where, v.why(m.Precondition, n.binding, max(lo, min(top, v.final))))
 	}
-	if err := v.someObject(m.Vars, n.binding, n.line, "method "+m.Name); err != nil {
+	if err := v.someObject(m.Params(), n.binding, n.line, "method "+m.Name); err != nil {
 		return 0, err
 	}
 	return pm, nil
@@ -332,13 +332,16 @@ func (v *verifier) precondition(n *vnode, lo, hi int) (int, error) {
 // or network without variables still yields a (empty) binding.
 func cloneBinding(b []int32) []int32 { return append(make([]int32, 0, len(b)), b...) }
 
-// someObject checks that every variable the plan left unbound (and the
+// someObject checks that every parameter the plan left unbound (and the
 // precondition did not bind) could be bound: its type has an object.
-// A method whose variable has none has no ground instance at all.
-func (v *verifier) someObject(vars []hddl.Param, b []int32, line int, what string) error {
-	for x, o := range b {
-		if o < 0 && len(v.objectsOf(vars[x].Type)) == 0 {
-			return v.errf(line, "%s has variable %s of type %s, which has no objects: no instance of it exists", what, vars[x].Name, v.d.Types[vars[x].Type].Name)
+// A method whose parameter has none has no ground instance at all. The
+// variables of the precondition's quantifiers are not parameters: a
+// forall over a type without objects holds, an exists fails, and
+// satisfy has decided that.
+func (v *verifier) someObject(params []hddl.Param, b []int32, line int, what string) error {
+	for x, o := range b[:len(params)] {
+		if o < 0 && len(v.objectsOf(params[x].Type)) == 0 {
+			return v.errf(line, "%s has variable %s of type %s, which has no objects: no instance of it exists", what, params[x].Name, v.d.Types[params[x].Type].Name)
 		}
 	}
 	return nil
