@@ -1,6 +1,7 @@
 package ground
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -228,6 +229,9 @@ func (g *grounder) initialNetwork() error {
 	if len(cons) > 1 {
 		return fmt.Errorf("disjunctive constraints on the initial task network are %w", errNotSupported)
 	}
+	if err := g.looseConstraints(cons[0], varTask); err != nil {
+		return err
+	}
 	for _, l := range cons[0] {
 		first := -1
 		for _, t := range l.args {
@@ -400,6 +404,28 @@ func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScra
 			}
 		}
 	}
+	// a variable no task uses that a constraint relates to the
+	// component's is bound with them, or the constraint would never be
+	// checked (a filter waits for all its variables)
+	for grown := len(varList) > 0; grown; {
+		grown = false
+		for _, l := range cons {
+			touches := false
+			for _, t := range l.args {
+				touches = touches || t.IsVar() && sc.inComp[t.Var()]
+			}
+			if !touches {
+				continue
+			}
+			for _, t := range l.args {
+				if t.IsVar() && !sc.inComp[t.Var()] {
+					sc.inComp[t.Var()] = true
+					varList = append(varList, t.Var())
+					grown = true
+				}
+			}
+		}
+	}
 	defer func() {
 		for _, v := range varList {
 			sc.inComp[v] = false
@@ -441,17 +467,8 @@ func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScra
 		if !inComp {
 			continue
 		}
-		switch {
-		case l.pred == eqPred && !l.neg:
-			q.filters = append(q.filters, filter{kind: fEqual, args: l.args})
-		case l.pred == eqPred:
-			q.filters = append(q.filters, filter{kind: fNotEqual, args: l.args})
-		case g.static[l.pred] && !l.neg:
-			q.atoms = append(q.atoms, atom{rel: g.rels[l.pred], args: l.args})
-		case g.static[l.pred]:
-			q.filters = append(q.filters, filter{kind: fNotIn, rel: g.rels[l.pred], args: l.args})
-		default:
-			return gRef{}, fmt.Errorf("constraints on the initial task network over fluent predicates are %w", errNotSupported)
+		if err := g.addConstraint(q, l); err != nil {
+			return gRef{}, err
 		}
 	}
 	// the members in an order consistent with the ordering, and the
@@ -497,6 +514,76 @@ func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScra
 		return gRef{}, err
 	}
 	return gRef{idx: choice}, nil
+}
+
+// addConstraint adds a literal of the initial network's constraints to q:
+// an equality as a filter, a static atom as an atom (or, negated, a
+// filter).
+func (g *grounder) addConstraint(q *query, l lit) error {
+	switch {
+	case l.pred == eqPred && !l.neg:
+		q.filters = append(q.filters, filter{kind: fEqual, args: l.args})
+	case l.pred == eqPred:
+		q.filters = append(q.filters, filter{kind: fNotEqual, args: l.args})
+	case g.static[l.pred] && !l.neg:
+		q.atoms = append(q.atoms, atom{rel: g.rels[l.pred], args: l.args})
+	case g.static[l.pred]:
+		q.filters = append(q.filters, filter{kind: fNotIn, rel: g.rels[l.pred], args: l.args})
+	default:
+		return fmt.Errorf("constraints on the initial task network over fluent predicates are %w", errNotSupported)
+	}
+	return nil
+}
+
+// errMet stops the join of looseConstraints at its first answer.
+var errMet = errors.New("met")
+
+// looseConstraints checks the constraints of the initial network that no
+// task's variable takes part in (their variables occur in no task, or
+// they have none): no component filters by them, but unless some binding
+// of their variables meets them all, the network has no instance.
+func (g *grounder) looseConstraints(cons conj, used map[int]int) error {
+	p := g.p
+	q := &query{name: "the constraints of the initial task network", vars: p.Vars, need: make([]bool, len(p.Vars)), skip: make([]bool, len(p.Vars))}
+	for v := range q.skip {
+		q.skip[v] = true
+	}
+	loose := 0
+	for _, l := range cons {
+		inTask := false
+		for _, t := range l.args {
+			if _, ok := used[t.Var()]; t.IsVar() && ok {
+				inTask = true
+			}
+		}
+		if inTask {
+			continue
+		}
+		for _, t := range l.args {
+			if t.IsVar() {
+				q.need[t.Var()], q.skip[t.Var()] = true, false
+			}
+		}
+		if err := g.addConstraint(q, l); err != nil {
+			return err
+		}
+		loose++
+	}
+	if loose == 0 {
+		return nil
+	}
+	binding := make([]int32, len(p.Vars))
+	for i := range binding {
+		binding[i] = -1
+	}
+	err := g.j.run(q.plan(make([]bool, len(p.Vars))), binding, func([]int32) error { return errMet })
+	switch {
+	case err == errMet:
+		return nil
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("%w: no binding of the initial task network's variables meets its constraints", ErrUnsolvable)
 }
 
 // slab hands out slices cut from larger blocks, for the many small
