@@ -19,7 +19,8 @@ import (
 
 // TestDifferential plans small random HTN problems (a type and its
 // subtype, constants and problem objects, predicates of arity 0 to 2,
-// tasks of arity 0 or 1, method variables with equality, a variable in the initial network,
+// tasks of arity 0 or 1, method variables with equality to each other
+// and to constants, a variable in the initial network,
 // action costs, negative preconditions, effects that add and delete one
 // fact, forall effects, method preconditions with or, imply, exists and
 // forall, action preconditions with forall, partial orders, recursion and
@@ -256,13 +257,16 @@ type lEff struct {
 type lSub struct{ task, arg int } // task: action index, or len(acts)+compound
 
 type lMeth struct {
-	task     int // compound index
-	preF     *lForm
-	y, ySub  bool
-	eq       int // 0: none, 1: (= ?x ?y), 2: (not (= ?x ?y))
-	pre      []lLit
-	subtasks []lSub
-	ordering [][2]int
+	task    int // compound index
+	preF    *lForm
+	y, ySub bool
+	eq      int // 0: none, 1: (= ?x ?y), 2: (not (= ?x ?y))
+	// eqC: 0 none, 1 (= v c), 2 (not (= v c)) for variable eqV and the
+	// constant c
+	eqC, eqV, c int
+	pre         []lLit
+	subtasks    []lSub
+	ordering    [][2]int
 }
 
 func randomProblem(r *rand.Rand) *lProblem {
@@ -409,6 +413,9 @@ func randomProblem(r *rand.Rand) *lProblem {
 			vars := append(scope(lp.tasks[c], varX), scope(m.y, varY)...)
 			if lp.tasks[c] && m.y {
 				m.eq = r.IntN(3)
+			}
+			if len(vars) > 0 && r.IntN(4) == 0 {
+				m.eqC, m.eqV, m.c = 1+r.IntN(2), vars[r.IntN(len(vars))], r.IntN(lp.nConst)
 			}
 			m.pre = lits(0.2, 0.1, vars...)
 			if r.IntN(4) == 0 {
@@ -575,6 +582,12 @@ func (lp *lProblem) hddl() (string, string) {
 			pre += " (= ?x ?y)"
 		case 2:
 			pre += " (not (= ?x ?y))"
+		}
+		switch m.eqC {
+		case 1:
+			pre += fmt.Sprintf(" (=%s o%d)", term(m.eqV), m.c)
+		case 2:
+			pre += fmt.Sprintf(" (not (=%s o%d))", term(m.eqV), m.c)
 		}
 		if pre = strings.TrimSpace(pre); pre != "" {
 			fmt.Fprintf(&d, " :precondition (and %s)", pre)
@@ -753,6 +766,9 @@ func (lp *lProblem) ground() *rProblem {
 		for _, x := range objs(lp.tasks[m.task]) {
 			for _, y := range objs(m.y, m.ySub) {
 				if m.eq == 1 && x != y || m.eq == 2 && x == y {
+					continue
+				}
+				if v := bind(m.eqV, x, y); m.eqC == 1 && v != m.c || m.eqC == 2 && v == m.c {
 					continue
 				}
 				gm := rMeth{task: compID[[2]int{m.task, x}], ordering: m.ordering}
