@@ -20,7 +20,8 @@ import (
 // TestDifferential plans small random HTN problems (a type and its
 // subtype, constants and problem objects, predicates of arity 0 to 2,
 // tasks of arity 0 or 1, method variables with equality to each other
-// and to constants, a variable in the initial network,
+// and to constants, methods for one constant instance of their task, a
+// variable in the initial network,
 // action costs, negative preconditions, effects that add and delete one
 // fact, forall effects, method preconditions with or, imply, exists and
 // forall, action preconditions with forall, partial orders, recursion and
@@ -264,9 +265,12 @@ type lMeth struct {
 	// eqC: 0 none, 1 (= v c), 2 (not (= v c)) for variable eqV and the
 	// constant c
 	eqC, eqV, c int
-	pre         []lLit
-	subtasks    []lSub
-	ordering    [][2]int
+	// taskC, if 0 or more, is the constant the method's task takes
+	// instead of ?x: the method decomposes that instance alone
+	taskC    int
+	pre      []lLit
+	subtasks []lSub
+	ordering [][2]int
 }
 
 func randomProblem(r *rand.Rand) *lProblem {
@@ -408,10 +412,14 @@ func randomProblem(r *rand.Rand) *lProblem {
 	recursive := r.IntN(3) == 0
 	for c := range nC {
 		for range 1 + r.IntN(3) {
-			m := lMeth{task: c, y: r.IntN(3) == 0}
+			m := lMeth{task: c, y: r.IntN(3) == 0, taskC: -1}
 			m.ySub = m.y && r.IntN(2) == 0
-			vars := append(scope(lp.tasks[c], varX), scope(m.y, varY)...)
-			if lp.tasks[c] && m.y {
+			if lp.tasks[c] && r.IntN(4) == 0 {
+				m.taskC = r.IntN(lp.nConst)
+			}
+			x := lp.tasks[c] && m.taskC < 0
+			vars := append(scope(x, varX), scope(m.y, varY)...)
+			if x && m.y {
 				m.eq = r.IntN(3)
 			}
 			if len(vars) > 0 && r.IntN(4) == 0 {
@@ -571,8 +579,12 @@ func (lp *lProblem) hddl() (string, string) {
 		fmt.Fprintf(&d, " (:task t%d :parameters %s)\n", c, params(x, false, false))
 	}
 	for i, m := range lp.meths {
-		x := lp.tasks[m.task]
-		fmt.Fprintf(&d, " (:method m%d :parameters %s :task (t%d%s)", i, params(x, m.y, m.ySub), m.task, term(map[bool]int{true: varX, false: argNone}[x]))
+		x := lp.tasks[m.task] && m.taskC < 0
+		targ := term(map[bool]int{true: varX, false: argNone}[x])
+		if m.taskC >= 0 {
+			targ = term(m.taskC)
+		}
+		fmt.Fprintf(&d, " (:method m%d :parameters %s :task (t%d%s)", i, params(x, m.y, m.ySub), m.task, targ)
 		pre := lits(m.pre)
 		if m.preF != nil {
 			pre += " " + form(m.preF)
@@ -763,7 +775,11 @@ func (lp *lProblem) ground() *rProblem {
 		return len(rp.acts) + compID[[2]int{st.task - nA, a}]
 	}
 	for _, m := range lp.meths {
-		for _, x := range objs(lp.tasks[m.task]) {
+		xs := objs(lp.tasks[m.task])
+		if m.taskC >= 0 {
+			xs = []int{m.taskC}
+		}
+		for _, x := range xs {
 			for _, y := range objs(m.y, m.ySub) {
 				if m.eq == 1 && x != y || m.eq == 2 && x == y {
 					continue
