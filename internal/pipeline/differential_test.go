@@ -30,7 +30,7 @@ import (
 // formulas as they stand.
 //
 // The problems have a type and its subtype, constants and problem
-// objects, predicates of arity 0 to 2, tasks of arity 0 or 1, method
+// objects, predicates, actions and tasks of arity 0 to 2, method
 // variables with equality to each other and to constants, methods for one
 // constant instance of their task, a variable in the initial network with
 // constraints, action costs, negative preconditions, effects that add and
@@ -221,6 +221,7 @@ type lProblem struct {
 	arity   []int
 	acts    []lAct
 	tasks   []bool // compound task i takes ?x
+	tasks2  []bool // and ?x2
 	meths   []lMeth
 	init    []lLit // constants only, positive
 	goal    []lLit // constants only
@@ -238,6 +239,7 @@ const (
 	varY    = 101
 	varZ    = 102 // bound by a quantifier
 	varW    = 103 // the initial network's variable
+	varX2   = 104 // an action's or task's second parameter
 )
 
 type lLit struct {
@@ -247,6 +249,7 @@ type lLit struct {
 
 type lAct struct {
 	param    bool
+	param2   bool // a second parameter, ?x2 (only with the first)
 	pre, eff []lLit
 	preF     *lForm // a further precondition, or nil
 	effs     []lEff // conditional or quantified effects
@@ -270,7 +273,7 @@ type lEff struct {
 	lit         lLit
 }
 
-type lSub struct{ task, arg int } // task: action index, or len(acts)+compound
+type lSub struct{ task, arg, arg2 int } // task: action index, or len(acts)+compound; arg2 for a second parameter
 
 type lMeth struct {
 	task    int // compound index
@@ -368,7 +371,8 @@ func randomProblem(r *rand.Rand) *lProblem {
 	}
 	for range 2 + r.IntN(3) {
 		a := lAct{param: r.IntN(2) == 0, cost: 1 + r.IntN(3)}
-		vars := scope(a.param, varX)
+		a.param2 = a.param && r.IntN(3) == 0
+		vars := append(scope(a.param, varX), scope(a.param2, varX2)...)
 		a.pre = lits(0.25, 0.15, vars...)
 		a.eff = lits(0.35, 0.3, vars...)
 		// now and then a second literal of one predicate, of the other
@@ -398,14 +402,27 @@ func randomProblem(r *rand.Rand) *lProblem {
 	}
 	nA := len(lp.acts)
 	for range 1 + r.IntN(3) {
-		lp.tasks = append(lp.tasks, r.IntN(2) == 0)
+		x := r.IntN(2) == 0
+		lp.tasks = append(lp.tasks, x)
+		lp.tasks2 = append(lp.tasks2, x && r.IntN(3) == 0)
 	}
 	nC := len(lp.tasks)
 	taskArity := func(id int) int {
-		if id < nA && lp.acts[id].param || id >= nA && lp.tasks[id-nA] {
+		switch {
+		case id < nA && lp.acts[id].param2 || id >= nA && lp.tasks2[id-nA]:
+			return 2
+		case id < nA && lp.acts[id].param || id >= nA && lp.tasks[id-nA]:
 			return 1
 		}
 		return 0
+	}
+	// sub makes a subtask of task id with arguments from the variables
+	sub := func(id int, vars ...int) lSub {
+		st := lSub{id, arg(taskArity(id), vars...), argNone}
+		if taskArity(id) == 2 {
+			st.arg2 = arg(2, vars...)
+		}
+		return st
 	}
 	order := func(n int) [][2]int {
 		var ord [][2]int
@@ -429,11 +446,11 @@ func randomProblem(r *rand.Rand) *lProblem {
 		for range 1 + r.IntN(3) {
 			m := lMeth{task: c, y: r.IntN(3) == 0, taskC: -1}
 			m.ySub = m.y && r.IntN(2) == 0
-			if lp.tasks[c] && r.IntN(4) == 0 {
+			if lp.tasks[c] && !lp.tasks2[c] && r.IntN(4) == 0 {
 				m.taskC = r.IntN(lp.nConst)
 			}
 			x := lp.tasks[c] && m.taskC < 0
-			vars := append(scope(x, varX), scope(m.y, varY)...)
+			vars := append(append(scope(x, varX), scope(lp.tasks2[c], varX2)...), scope(m.y, varY)...)
 			if x && m.y {
 				m.eq = r.IntN(3)
 			}
@@ -455,7 +472,7 @@ func randomProblem(r *rand.Rand) *lProblem {
 				} else {
 					id = r.IntN(nA + nC)
 				}
-				m.subtasks = append(m.subtasks, lSub{id, arg(taskArity(id), vars...)})
+				m.subtasks = append(m.subtasks, sub(id, vars...))
 			}
 			m.ordering = order(len(m.subtasks))
 			lp.meths = append(lp.meths, m)
@@ -479,7 +496,7 @@ func randomProblem(r *rand.Rand) *lProblem {
 		if r.IntN(3) == 0 {
 			id = r.IntN(nA)
 		}
-		lp.initial = append(lp.initial, lSub{id, arg(taskArity(id), scope(lp.w, varW)...)})
+		lp.initial = append(lp.initial, sub(id, scope(lp.w, varW)...))
 	}
 	lp.initialOrdering = order(len(lp.initial))
 	return lp
@@ -510,6 +527,8 @@ func (lp *lProblem) hddl() (string, string) {
 			return " ?z"
 		case varW:
 			return " ?w"
+		case varX2:
+			return " ?x2"
 		case argNone:
 			return ""
 		}
@@ -552,7 +571,7 @@ func (lp *lProblem) hddl() (string, string) {
 		var b strings.Builder
 		b.WriteString(":subtasks (and")
 		for i, st := range tasks {
-			fmt.Fprintf(&b, " (s%d (%s%s))", i, name(st.task), term(st.arg))
+			fmt.Fprintf(&b, " (s%d (%s%s%s))", i, name(st.task), term(st.arg), term(st.arg2))
 		}
 		b.WriteString(")")
 		if len(ord) > 0 {
@@ -565,10 +584,13 @@ func (lp *lProblem) hddl() (string, string) {
 		return b.String()
 	}
 	// params writes ?x - obj if x, then ?y of its type if y
-	params := func(x, y, ySub bool) string {
+	params := func(x, x2, y, ySub bool) string {
 		var s []string
 		if x {
 			s = append(s, "?x - obj")
+		}
+		if x2 {
+			s = append(s, "?x2 - obj")
 		}
 		if y {
 			s = append(s, "?y - "+typeName(ySub))
@@ -591,15 +613,16 @@ func (lp *lProblem) hddl() (string, string) {
 	}
 	d.WriteString(")\n (:functions (total-cost) - number)\n")
 	for c, x := range lp.tasks {
-		fmt.Fprintf(&d, " (:task t%d :parameters %s)\n", c, params(x, false, false))
+		fmt.Fprintf(&d, " (:task t%d :parameters %s)\n", c, params(x, lp.tasks2[c], false, false))
 	}
 	for i, m := range lp.meths {
 		x := lp.tasks[m.task] && m.taskC < 0
-		targ := term(map[bool]int{true: varX, false: argNone}[x])
+		x2 := lp.tasks2[m.task]
+		targ := term(map[bool]int{true: varX, false: argNone}[x]) + term(map[bool]int{true: varX2, false: argNone}[x2])
 		if m.taskC >= 0 {
 			targ = term(m.taskC)
 		}
-		fmt.Fprintf(&d, " (:method m%d :parameters %s :task (t%d%s)", i, params(x, m.y, m.ySub), m.task, targ)
+		fmt.Fprintf(&d, " (:method m%d :parameters %s :task (t%d%s)", i, params(x, x2, m.y, m.ySub), m.task, targ)
 		pre := lits(m.pre)
 		if m.preF != nil {
 			pre += " " + form(m.preF)
@@ -622,7 +645,7 @@ func (lp *lProblem) hddl() (string, string) {
 		fmt.Fprintf(&d, " %s)\n", network(m.subtasks, m.ordering))
 	}
 	for i, a := range lp.acts {
-		fmt.Fprintf(&d, " (:action a%d :parameters %s", i, params(a.param, false, false))
+		fmt.Fprintf(&d, " (:action a%d :parameters %s", i, params(a.param, a.param2, false, false))
 		pre := lits(a.pre)
 		if a.preF != nil {
 			pre += " " + form(a.preF)
@@ -689,10 +712,14 @@ func (lp *lProblem) ground() *rProblem {
 		}
 		return os
 	}
+	// x carries ?x and ?x2 packed (pack), so that the rest of the
+	// grounding passes one value for a task's arguments
 	bind := func(a, x, y int, z ...int) int {
 		switch a {
 		case varX:
-			return x
+			return first(x)
+		case varX2:
+			return second(x)
 		case varY:
 			return y
 		case varZ:
@@ -741,7 +768,7 @@ func (lp *lProblem) ground() *rProblem {
 	// ground task ids: actions first, then compound tasks
 	actID := map[[2]int]int{}
 	for i, a := range lp.acts {
-		for _, x := range objs(a.param) {
+		for _, x := range pairs(objs(a.param), objs(a.param2)) {
 			actID[[2]int{i, x}] = len(rp.acts)
 			pre, neg := masks(a.pre, x, argNone)
 			add, del := masks(a.eff, x, argNone)
@@ -771,32 +798,32 @@ func (lp *lProblem) ground() *rProblem {
 				}
 			}
 			rp.acts = append(rp.acts, ga)
-			rp.names = append(rp.names, fmt.Sprintf("a%d%s", i, objName(x)))
+			rp.names = append(rp.names, fmt.Sprintf("a%d%s%s", i, objName(first(x)), objName(second(x))))
 		}
 	}
 	compID := map[[2]int]int{}
 	for c, on := range lp.tasks {
-		for _, x := range objs(on) {
+		for _, x := range pairs(objs(on), objs(lp.tasks2[c])) {
 			compID[[2]int{c, x}] = rp.nC
 			rp.nC++
-			rp.names = append(rp.names, fmt.Sprintf("t%d%s", c, objName(x)))
+			rp.names = append(rp.names, fmt.Sprintf("t%d%s%s", c, objName(first(x)), objName(second(x))))
 		}
 	}
 	id := func(st lSub, x, y int) int {
-		a := bind(st.arg, x, y)
+		a := pack(bind(st.arg, x, y), bind(st.arg2, x, y))
 		if st.task < nA {
 			return actID[[2]int{st.task, a}]
 		}
 		return len(rp.acts) + compID[[2]int{st.task - nA, a}]
 	}
 	for _, m := range lp.meths {
-		xs := objs(lp.tasks[m.task])
+		xs := pairs(objs(lp.tasks[m.task]), objs(lp.tasks2[m.task]))
 		if m.taskC >= 0 {
 			xs = []int{m.taskC}
 		}
 		for _, x := range xs {
 			for _, y := range objs(m.y, m.ySub) {
-				if m.eq == 1 && x != y || m.eq == 2 && x == y {
+				if fx := first(x); m.eq == 1 && fx != y || m.eq == 2 && fx == y {
 					continue
 				}
 				if v := bind(m.eqV, x, y); m.eqC == 1 && v != m.c || m.eqC == 2 && v == m.c {
@@ -840,12 +867,49 @@ func (lp *lProblem) ground() *rProblem {
 			if st.arg == varW {
 				st.arg = w
 			}
+			if st.arg2 == varW {
+				st.arg2 = w
+			}
 			gm.subtasks = append(gm.subtasks, id(st, argNone, argNone))
 		}
 		rp.meths = append(rp.meths, gm)
 	}
 	rp.initial = []int{len(rp.acts) + root}
 	return rp
+}
+
+// pack, first and second put the objects of a task's two parameters in
+// one int (argNone: none, for either)
+func pack(x, x2 int) int {
+	if x < 0 {
+		return argNone
+	}
+	return x + (x2+1)*256
+}
+
+func first(x int) int {
+	if x < 0 {
+		return argNone
+	}
+	return x % 256
+}
+
+func second(x int) int {
+	if x < 0 {
+		return argNone
+	}
+	return x/256 - 1
+}
+
+// pairs packs every pair of xs and x2s.
+func pairs(xs, x2s []int) []int {
+	var out []int
+	for _, x := range xs {
+		for _, x2 := range x2s {
+			out = append(out, pack(x, x2))
+		}
+	}
+	return out
 }
 
 func typeName(sub bool) string {
