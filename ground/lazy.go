@@ -162,12 +162,8 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 	if p.Constraints != nil {
 		return nil, fmt.Errorf("grounding on demand of an initial network with constraints is %w", errNotSupported)
 	}
-	// as the grounder's initialNetwork: a network parameter of a type
-	// without objects leaves no instance, used by a task or not
-	for _, v := range p.Vars[:p.NumParams] {
-		if len(p.ObjectsOfType(v.Type)) == 0 {
-			return nil, fmt.Errorf("%w: the initial task network's variable %s has type %s, which has no objects", ErrUnsolvable, v.Name, p.Domain.Types[v.Type].Name)
-		}
+	if err := emptyNetworkParam(p); err != nil {
+		return nil, err
 	}
 	budget := int64(opt.MaxGround)
 	if budget <= 0 {

@@ -195,13 +195,8 @@ func (g *grounder) initialNetwork() error {
 	p := g.p
 	net := &p.Initial
 	n := len(net.Subtasks)
-	// a parameter of a type without objects leaves the network without
-	// an instance, whether a task uses it or not (the joins below bind
-	// only the variables the tasks use)
-	for _, v := range p.Vars[:p.NumParams] {
-		if len(g.norm.objectsOf(v.Type)) == 0 {
-			return fmt.Errorf("%w: the initial task network's variable %s has type %s, which has no objects", ErrUnsolvable, v.Name, p.Domain.Types[v.Type].Name)
-		}
+	if err := emptyNetworkParam(p); err != nil {
+		return err
 	}
 	// union-find over tasks, joined through shared variables
 	uf := newUnionFind(n)
@@ -516,6 +511,19 @@ func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScra
 	return gRef{idx: choice}, nil
 }
 
+// emptyNetworkParam returns ErrUnsolvable when a parameter of the initial
+// network has a type without objects: the network has no instance,
+// whether a task uses the parameter or not (the joins bind only the
+// variables something uses). Both groundings ask it first.
+func emptyNetworkParam(p *hddl.Problem) error {
+	for _, v := range p.Vars[:p.NumParams] {
+		if len(p.ObjectsOfType(v.Type)) == 0 {
+			return fmt.Errorf("%w: the initial task network's variable %s has type %s, which has no objects", ErrUnsolvable, v.Name, p.Domain.Types[v.Type].Name)
+		}
+	}
+	return nil
+}
+
 // addConstraint adds a literal of the initial network's constraints to q:
 // an equality as a filter, a static atom as an atom (or, negated, a
 // filter).
@@ -552,8 +560,9 @@ func (g *grounder) looseConstraints(cons conj, used map[int]int) error {
 	for _, l := range cons {
 		inTask := false
 		for _, t := range l.args {
-			if _, ok := used[t.Var()]; t.IsVar() && ok {
-				inTask = true
+			if t.IsVar() {
+				_, ok := used[t.Var()]
+				inTask = inTask || ok
 			}
 		}
 		if inTask {

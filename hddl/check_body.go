@@ -1,6 +1,7 @@
 package hddl
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -167,7 +168,7 @@ func (c *checker) actionCost(eff *formula) (int, *formula) {
 			c.errorf(f.Pred.Pos, "numeric fluents are not supported: htnsat takes (increase (total-cost) N), an action's cost, not %s", f.Pred.Value)
 		default:
 			n, err := strconv.Atoi(f.Num.Value)
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(f.Num.Value, "-") || err == nil && n > MaxCost {
+			if err == nil && n > MaxCost || errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(f.Num.Value, "-") {
 				c.errorf(f.Num.Pos, "the cost %s is above %d, the largest action cost htnsat takes", excerpt.Quote(f.Num.Value), MaxCost)
 				return 0, true
 			}

@@ -165,7 +165,7 @@ func costLine(text string) (int, bool, error) {
 	}
 	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "="))
 	n, err := strconv.Atoi(t)
-	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(t, "-") {
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(t, "-") {
 		return 0, false, fmt.Errorf("the plan says it costs %s, more than any plan can", quote(t))
 	}
 	return n, err == nil && n >= 0, nil
