@@ -353,6 +353,9 @@ func joinEngines(es []compare.Engine) string {
 // experiment and submits what is not done; an experiment already in the
 // folder is submitted again (its runs without a row).
 func submitCompare(ctx context.Context, ios *ioStreams, opts *compareOptions) error {
+	if err := slurm.Check(opts.slurm, opts.so); err != nil {
+		return &usageError{fmt.Errorf("--slurm: %w", err)}
+	}
 	var exp *compare.Experiment
 	if _, err := compare.LoadExperiment(opts.slurm); err != nil {
 		if !opts.process {

@@ -140,7 +140,7 @@ func runHostile(t *testing.T, root, dir string) {
 		}
 	}
 	for _, chk := range c.lines("check") {
-		if err := checkFile(strings.Fields(chk)); err != nil {
+		if err := checkFile(words(chk)); err != nil {
 			t.Errorf("check %s: %v", chk, err)
 		}
 	}
@@ -188,7 +188,17 @@ func (c *hostileCase) args(t *testing.T) []string {
 	if !ok {
 		t.Fatal("no cmd file")
 	}
-	return strings.Fields(c.expand(strings.TrimSpace(cmdline)))
+	return words(c.expand(strings.TrimSpace(cmdline)))
+}
+
+// words splits a line of cmd or check at white space; within a word,
+// {sp} stands for a space and {nl} for a newline.
+func words(line string) []string {
+	f := strings.Fields(line)
+	for i := range f {
+		f[i] = strings.NewReplacer("{sp}", " ", "{nl}", "\n").Replace(f[i])
+	}
+	return f
 }
 
 // runProcess runs the command line in a process of its own (this test
@@ -329,6 +339,7 @@ func runRequest(t *testing.T, root string, c *hostileCase) (int, string) {
 //	fifo NAME                         a named pipe
 //	fifo-reader NAME                  a named pipe with a reader that
 //	                                  drains it into NAME.read
+//	mkdir NAME                        a folder
 //	link NAME TARGET                  a symbolic link
 //	file NAME MODE [TEXT...]          a file with that mode and text
 //	repeat NAME N TEXT...             TEXT (\n for a newline) N times
@@ -385,6 +396,8 @@ func generate(dir string, g []string) error {
 			}()
 		}
 		return nil
+	case "mkdir":
+		return os.MkdirAll(path, 0o755)
 	case "link":
 		return os.Symlink(g[2], path)
 	case "file":

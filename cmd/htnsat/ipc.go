@@ -123,7 +123,7 @@ only the runs without a row (docs/cluster.md).`,
 			case opts.collect != "":
 				return runCollect(cmd.Context(), ios, opts)
 			case opts.slurm != "" && len(args) == 0:
-				if _, err := ipc.LoadExperiment(opts.slurm); err == nil {
+				if _, err := os.Stat(filepath.Join(opts.slurm, slurm.ExperimentFile)); err == nil {
 					// submitting again: the experiment says what to run
 					return submitSlurm(cmd.Context(), ios, opts, nil)
 				}
@@ -271,6 +271,9 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 // submitSlurm writes the experiment of the runs of sel (each problem with
 // each engine) into opts.slurm and submits what is not done.
 func submitSlurm(ctx context.Context, ios *ioStreams, opts *ipcOptions, sel []corpus.Instance) error {
+	if err := slurm.Check(opts.slurm, opts.so); err != nil {
+		return &usageError{fmt.Errorf("--slurm: %w", err)}
+	}
 	var engines []string
 	if opts.Stage == "plan" {
 		for _, name := range strings.Split(opts.Engine, ",") {
@@ -283,7 +286,10 @@ func submitSlurm(ctx context.Context, ios *ioStreams, opts *ipcOptions, sel []co
 	}
 	var exp *ipc.Experiment
 	if sel != nil {
-		exp = ipc.NewExperiment(sel, engines, opts.Options, version())
+		var err error
+		if exp, err = ipc.NewExperiment(sel, engines, opts.Options, version()); err != nil {
+			return err
+		}
 	}
 	s, err := ipc.Submit(ctx, opts.slurm, exp, opts.so)
 	if err != nil {

@@ -79,10 +79,19 @@ func LoadExperiment(dir string) (*Experiment, error) {
 	return slurm.Describe[Experiment](context.Background(), dir, nil)
 }
 
-// Check makes sure the experiment has engines to run.
+// Check makes sure the experiment is whole: a binary, a time limit,
+// engines and puzzles.
 func (e *Experiment) Check() error {
-	if len(e.Engines) == 0 {
+	switch {
+	case e.Exe == "":
+		return errors.New("experiment: no executable (exe)")
+	case len(e.Engines) == 0:
 		return errors.New("experiment: no engines")
+	case len(e.Puzzles) == 0:
+		return errors.New("experiment: no puzzles")
+	}
+	if d, err := time.ParseDuration(e.Timeout); err != nil || d <= 0 {
+		return fmt.Errorf("experiment: time limit (timeout) %q is not a positive duration", e.Timeout)
 	}
 	return nil
 }
@@ -168,6 +177,9 @@ func Collect(ctx context.Context, dir string) (*Collected, error) {
 			if b, ok := sc.Rows[id]; ok {
 				if err := json.Unmarshal(b, &r); err != nil {
 					return nil, fmt.Errorf("%s: run %d: %w", dir, id, err)
+				}
+				if !r.Status.Known() {
+					return nil, fmt.Errorf("%s: run %d: its row's status %q is not one htnsat writes", dir, id, r.Status)
 				}
 			} else if s, ok := sc.Stopped[id]; ok {
 				r.Status, r.Error, r.Total = s.Status, s.Message, time.Duration(s.Seconds*float64(time.Second))

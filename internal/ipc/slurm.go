@@ -3,13 +3,16 @@ package ipc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/htnsat/htnsat/internal/corpus"
 	"github.com/htnsat/htnsat/internal/slurm"
+	"github.com/htnsat/htnsat/plan"
 )
 
 // An experiment on a Slurm cluster (package slurm) is a folder whose
@@ -38,18 +41,29 @@ type ExpRun struct {
 }
 
 // NewExperiment lays out the runs of sel with each engine (one run per
-// problem for Stage ground).
-func NewExperiment(sel []corpus.Instance, engines []string, opts Options, version string) *Experiment {
+// problem for Stage ground). Its files are absolute: the tasks run from
+// wherever sbatch was called.
+func NewExperiment(sel []corpus.Instance, engines []string, opts Options, version string) (*Experiment, error) {
 	e := &Experiment{Version: version, Exe: opts.Exe, Stage: opts.Stage, Timeout: opts.Timeout.String(), MemMB: opts.MemMB, Extra: opts.Extra}
 	if opts.Stage != "plan" {
 		engines = []string{""}
+	}
+	for i, in := range sel {
+		for _, f := range []*string{&in.DomainFile, &in.ProblemFile} {
+			abs, err := filepath.Abs(*f)
+			if err != nil {
+				return nil, err
+			}
+			*f = abs
+		}
+		sel[i] = in
 	}
 	for _, eng := range engines {
 		for _, in := range sel {
 			e.Runs = append(e.Runs, ExpRun{ID: len(e.Runs), Engine: eng, Instance: in})
 		}
 	}
-	return e
+	return e, e.Check()
 }
 
 // options are the local harness's options for a run of e.
@@ -66,11 +80,30 @@ func LoadExperiment(dir string) (*Experiment, error) {
 	return slurm.Describe[Experiment](context.Background(), dir, nil)
 }
 
-// Check makes sure the runs are numbered as the files are.
+// Check makes sure the experiment is whole: a binary, a stage, limits
+// and runs, numbered as the files are, each with its files.
 func (e *Experiment) Check() error {
+	switch {
+	case e.Exe == "":
+		return errors.New("experiment: no executable (exe)")
+	case e.Stage != "ground" && e.Stage != "plan":
+		return fmt.Errorf("experiment: stage %q is not ground or plan", e.Stage)
+	case e.MemMB <= 0:
+		return fmt.Errorf("experiment: memory limit (mem_mb) %d is not positive", e.MemMB)
+	case len(e.Runs) == 0:
+		return errors.New("experiment: no runs")
+	}
+	if d, err := time.ParseDuration(e.Timeout); err != nil || d <= 0 {
+		return fmt.Errorf("experiment: time limit (timeout) %q is not a positive duration", e.Timeout)
+	}
 	for i, r := range e.Runs {
-		if r.ID != i {
+		switch {
+		case r.ID != i:
 			return fmt.Errorf("experiment: run %d has id %d", i, r.ID)
+		case r.DomainFile == "" || r.ProblemFile == "":
+			return fmt.Errorf("experiment: run %d has no domain or problem file", i)
+		case (e.Stage == "plan") != (r.Engine != ""):
+			return fmt.Errorf("experiment: run %d: engine %q for stage %s", i, r.Engine, e.Stage)
 		}
 	}
 	return nil
@@ -154,6 +187,9 @@ func Collect(ctx context.Context, dir string) (*Collected, error) {
 			var tr taskRow
 			if err := json.Unmarshal(b, &tr); err != nil {
 				return nil, fmt.Errorf("%s: run %d: %w", dir, r.ID, err)
+			}
+			if !plan.Status(tr.Status).Known() {
+				return nil, fmt.Errorf("%s: run %d: its row's status %q is not one htnsat writes", dir, r.ID, tr.Status)
 			}
 			res.Status, res.Seconds, res.MaxRSSMB, res.Message, res.Report = tr.Status, tr.Seconds, tr.MaxRSSMB, tr.Message, tr.Report
 		} else if s, ok := sc.Stopped[r.ID]; ok {

@@ -128,6 +128,9 @@ func Submit(ctx context.Context, dir string, job Job, so Options) (*Submission, 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkScriptValues(abs, job, so); err != nil {
+		return nil, err
+	}
 	for _, sub := range []string{"submissions", "results", "logs"} {
 		if err := os.MkdirAll(filepath.Join(abs, sub), 0o755); err != nil {
 			return nil, err
@@ -172,32 +175,17 @@ func Submit(ctx context.Context, dir string, job Job, so Options) (*Submission, 
 	if err := atomicfile.WriteBytes(ctx, filepath.Join(abs, "submissions", strconv.Itoa(n)+".runs"), []byte(ids.String())); err != nil {
 		return nil, err
 	}
-	var sh strings.Builder
-	fmt.Fprintf(&sh, "#!/bin/sh\n# experiment %s, submission %d: %d runs, %d a task (written by htnsat %s)\n", abs, n, len(todo), per, job.Version)
-	fmt.Fprintf(&sh, "#SBATCH --job-name=htnsat-%s\n", filepath.Base(abs))
-	fmt.Fprintf(&sh, "#SBATCH --array=%s\n", array)
-	fmt.Fprintf(&sh, "#SBATCH --time=%s\n", slurmTime(limit))
-	fmt.Fprintf(&sh, "#SBATCH --mem=%dM\n", mem)
-	fmt.Fprintf(&sh, "#SBATCH --cpus-per-task=1\n")
-	fmt.Fprintf(&sh, "#SBATCH --output=%s\n", filepath.Join(abs, "logs", "%A_%a.out"))
-	if so.Partition != "" {
-		fmt.Fprintf(&sh, "#SBATCH --partition=%s\n", so.Partition)
-	}
-	var cmd []string
-	for _, a := range []string{job.Exe, job.Subcommand, "--slurm-task", abs, "--submission", strconv.Itoa(n), "--task-runs", strconv.Itoa(per)} {
-		cmd = append(cmd, shellQuote(a))
-	}
-	fmt.Fprintf(&sh, "exec %s\n", strings.Join(cmd, " "))
-	script := filepath.Join(abs, "submissions", strconv.Itoa(n)+".sh")
-	if err := atomicfile.WriteBytes(ctx, script, []byte(sh.String())); err != nil {
+	sh := script(abs, n, len(todo), per, array, limit, mem, job, so)
+	file := filepath.Join(abs, "submissions", strconv.Itoa(n)+".sh")
+	if err := atomicfile.WriteBytes(ctx, file, []byte(sh)); err != nil {
 		return nil, err
 	}
-	os.Chmod(script, 0o755)
-	s := &Submission{N: n, Runs: len(todo), Tasks: tasks, Script: script, Command: "sbatch " + shellQuote(script)}
+	os.Chmod(file, 0o755)
+	s := &Submission{N: n, Runs: len(todo), Tasks: tasks, Script: file, Command: "sbatch " + shellQuote(file)}
 	if _, err := exec.LookPath("sbatch"); err != nil || so.NoSubmit {
 		return s, nil
 	}
-	out, err := exec.CommandContext(ctx, "sbatch", "--parsable", script).CombinedOutput()
+	out, err := exec.CommandContext(ctx, "sbatch", "--parsable", file).CombinedOutput()
 	if err != nil {
 		return s, fmt.Errorf("sbatch: %v: %s", err, strings.TrimSpace(string(out)))
 	}
@@ -206,6 +194,72 @@ func Submit(ctx context.Context, dir string, job Job, so Options) (*Submission, 
 		return s, err
 	}
 	return s, nil
+}
+
+// script is the sbatch script of submission n: its #SBATCH lines, each
+// value quoted as sbatch reads them (sbatchQuote), and the task's command
+// line, each word quoted for sh (shellQuote). The values were checked by
+// checkScriptValues.
+func script(abs string, n, runs, per int, array string, limit time.Duration, mem int, job Job, so Options) string {
+	var sh strings.Builder
+	fmt.Fprintf(&sh, "#!/bin/sh\n# experiment %s, submission %d: %d runs, %d a task (written by htnsat %s)\n",
+		shellQuote(abs), n, runs, per, shellQuote(job.Version))
+	fmt.Fprintf(&sh, "#SBATCH --job-name=%s\n", sbatchQuote("htnsat-"+filepath.Base(abs)))
+	fmt.Fprintf(&sh, "#SBATCH --array=%s\n", array)
+	fmt.Fprintf(&sh, "#SBATCH --time=%s\n", slurmTime(limit))
+	fmt.Fprintf(&sh, "#SBATCH --mem=%dM\n", mem)
+	fmt.Fprintf(&sh, "#SBATCH --cpus-per-task=1\n")
+	// the log's path is a Slurm filename pattern: a '%' of the folder's
+	// own is written %%
+	logs := strings.ReplaceAll(filepath.Join(abs, "logs"), "%", "%%")
+	fmt.Fprintf(&sh, "#SBATCH --output=%s\n", sbatchQuote(logs+"/%A_%a.out"))
+	if so.Partition != "" {
+		fmt.Fprintf(&sh, "#SBATCH --partition=%s\n", sbatchQuote(so.Partition))
+	}
+	var cmd []string
+	for _, a := range []string{job.Exe, job.Subcommand, "--slurm-task", abs, "--submission", strconv.Itoa(n), "--task-runs", strconv.Itoa(per)} {
+		cmd = append(cmd, shellQuote(a))
+	}
+	fmt.Fprintf(&sh, "exec %s\n", strings.Join(cmd, " "))
+	return sh.String()
+}
+
+// Check refuses an experiment folder or options that a job script cannot
+// carry (see checkScriptValues), before anything is written.
+func Check(dir string, so Options) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	return checkScriptValues(abs, Job{}, so)
+}
+
+// checkScriptValues refuses the values a script cannot carry safely: a
+// control character (a newline would end a #SBATCH line or a comment and
+// start a command of the job) anywhere, and a backslash in the
+// experiment's folder (Slurm reads the log's path as a filename pattern,
+// and a backslash there turns its %A_%a off, so the logs could not be
+// found again). Everything else is quoted.
+func checkScriptValues(abs string, job Job, so Options) error {
+	for _, v := range []struct{ what, s string }{
+		{"the experiment folder", abs}, {"--partition", so.Partition}, {"the executable", job.Exe},
+		{"the subcommand", job.Subcommand}, {"the version", job.Version},
+	} {
+		if i := strings.IndexFunc(v.s, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+			return fmt.Errorf("%s %q holds a control character (%q): it cannot go into a job script", v.what, v.s, v.s[i])
+		}
+	}
+	if strings.Contains(abs, `\`) {
+		return fmt.Errorf("the experiment folder %q holds a backslash, which Slurm's log file pattern does not allow: choose another folder", abs)
+	}
+	return nil
+}
+
+// sbatchQuote quotes s as sbatch reads the value of a #SBATCH option:
+// double quotes, with a backslash before each backslash and double quote
+// in s (s holds no control character).
+func sbatchQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // slurmTime writes a duration as Slurm's [D-]HH:MM:SS.

@@ -3,6 +3,7 @@ package slurm
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,8 +29,8 @@ func TestSubmitSliceCollect(t *testing.T) {
 		t.Fatalf("%+v", s)
 	}
 	sh, _ := os.ReadFile(s.Script)
-	for _, want := range []string{"#SBATCH --array=0-2%2", "#SBATCH --time=00:02:30", "#SBATCH --mem=1000M", "#SBATCH --partition=short",
-		"#SBATCH --output=" + filepath.Join(dir, "logs", "%A_%a.out"), `exec '/bin/htnsat' 'it'\''s' '--slurm-task' '` + dir + `' '--submission' '0' '--task-runs' '`} {
+	for _, want := range []string{"#SBATCH --array=0-2%2", "#SBATCH --time=00:02:30", "#SBATCH --mem=1000M", `#SBATCH --partition="short"`,
+		`#SBATCH --output="` + filepath.Join(dir, "logs", "%A_%a.out") + `"`, `exec '/bin/htnsat' 'it'\''s' '--slurm-task' '` + dir + `' '--submission' '0' '--task-runs' '`} {
 		if !strings.Contains(string(sh), want) {
 			t.Errorf("the script lacks %q:\n%s", want, sh)
 		}
@@ -100,4 +101,91 @@ func TestFromLog(t *testing.T) {
 			t.Errorf("%q: %q, want %q", log, got, want)
 		}
 	}
+}
+
+// TestScriptQuoting: a folder, partition or version that a shell or sbatch
+// would read as more than a value is refused (control characters, a
+// backslash in the folder) or quoted: running the script runs the task's
+// command with the folder as one word and nothing else, and its #SBATCH
+// lines, read as sbatch reads them, give back each value whole.
+func TestScriptQuoting(t *testing.T) {
+	ctx := context.Background()
+	for _, bad := range []struct {
+		dir, partition string
+	}{
+		{"exp\ntouch X\n#", ""}, {"exp", "short\ntouch X\n#"}, {"exp\rX", ""}, {`exp\%A`, ""},
+	} {
+		dir := filepath.Join(t.TempDir(), bad.dir)
+		if _, err := Submit(ctx, dir, Job{Runs: 1, Exe: "/bin/true", Subcommand: "ipc"}, Options{Partition: bad.partition, NoSubmit: true}); err == nil {
+			t.Errorf("folder %q, partition %q: a script was written", bad.dir, bad.partition)
+		}
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, `a b'c"d $(touch X) %j #e`)
+	args := filepath.Join(root, "args")
+	exe := filepath.Join(root, "exe it")
+	os.WriteFile(exe, []byte("#!/bin/sh\nfor a; do echo \"$a\"; done >"+shellQuote(args)+"\n"), 0o755)
+	partition := `p "q" \ 'r' #s`
+	s, err := Submit(ctx, dir, Job{Runs: 1, Version: "v'1\" $(x)", RunTime: time.Second, MemMB: 10, Exe: exe, Subcommand: "ipc"},
+		Options{Partition: partition, NoSubmit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(s.Script)
+	got := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "#SBATCH "); ok {
+			k, v, _ := strings.Cut(sbatchArgument(t, rest), "=")
+			got[k] = v
+		}
+	}
+	wantOut := strings.ReplaceAll(filepath.Join(dir, "logs"), "%", "%%") + "/%A_%a.out"
+	if got["--partition"] != partition || got["--output"] != wantOut || got["--job-name"] != "htnsat-"+filepath.Base(dir) {
+		t.Errorf("sbatch reads %q; want partition %q, output %q", got, partition, wantOut)
+	}
+	cmd := exec.Command("sh", s.Script)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	a, _ := os.ReadFile(args)
+	if want := "ipc\n--slurm-task\n" + dir + "\n--submission\n0\n--task-runs\n1\n"; string(a) != want {
+		t.Errorf("the task got %q, want %q", a, want)
+	}
+	if _, err := os.Stat(filepath.Join(root, "X")); err == nil {
+		t.Error("running the script ran a command of the folder's name")
+	}
+}
+
+// sbatchArgument reads the first argument of a #SBATCH line as sbatch
+// does (src/sbatch/opt.c, _get_argument): quotes group, a backslash
+// escapes the next character, an unquoted # ends the line.
+func sbatchArgument(t *testing.T, line string) string {
+	var out strings.Builder
+	var q rune
+	escape := false
+	for _, r := range strings.TrimLeft(line, " \t") {
+		switch {
+		case escape:
+			escape = false
+		case r == '\\':
+			escape = true
+			continue
+		case q != 0:
+			if r == q {
+				q = 0
+				continue
+			}
+		case r == '"' || r == '\'':
+			q = r
+			continue
+		case r == '#' || r == ' ' || r == '\t':
+			return out.String()
+		}
+		out.WriteRune(r)
+	}
+	if q != 0 {
+		t.Errorf("an unclosed quote in %q", line)
+	}
+	return out.String()
 }
