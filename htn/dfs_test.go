@@ -13,7 +13,7 @@ import (
 )
 
 // loadView grounds a problem of testdata (uncompacted) for the searches.
-func loadView(t *testing.T, dir string) *view {
+func loadView(t testing.TB, dir string) *view {
 	t.Helper()
 	_, task := testutil.LoadTask(t, "../testdata/"+dir+"/domain.hddl", "../testdata/"+dir+"/problem.hddl")
 	v, err := newView(context.Background(), task)
