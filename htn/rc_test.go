@@ -89,7 +89,9 @@ func ipcView(t testing.TB, domain, problem string) *view {
 // meets on problems of several shapes.
 func TestRCExact(t *testing.T) {
 	views := rcViews()
-	views["ipc-assembly"] = func(t testing.TB) *view { return ipcView(t, "AssemblyHierarchical", "genericLinearProblem_depth04.hddl") }
+	views["ipc-assembly"] = func(t testing.TB) *view {
+		return ipcView(t, "AssemblyHierarchical", "genericLinearProblem_depth04.hddl")
+	}
 	for name, load := range views {
 		t.Run(name, func(t *testing.T) {
 			v := load(t)
