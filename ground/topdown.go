@@ -244,41 +244,8 @@ func (g *grounder) initialNetwork() error {
 			}
 		}
 	}
-	// widen components to modules of the ordering
-	before := closure(n, net.Ordering)
-	for changed := true; changed; {
-		changed = false
-		members := map[int][]int{}
-		for i := 0; i < n; i++ {
-			members[find(i)] = append(members[find(i)], i)
-		}
-		for _, ms := range members {
-			if len(ms) < 2 {
-				continue
-			}
-			for o := 0; o < n; o++ {
-				if find(o) == find(ms[0]) {
-					continue
-				}
-				rel := func(m int) int {
-					switch {
-					case before[o][m]:
-						return 1
-					case before[m][o]:
-						return 2
-					}
-					return 0
-				}
-				r0 := rel(ms[0])
-				for _, m := range ms[1:] {
-					if rel(m) != r0 {
-						union(o, ms[0])
-						changed = true
-						break
-					}
-				}
-			}
-		}
+	if err := widenToModules(g.ctx, uf, n, net.Ordering, net.Total); err != nil {
+		return err
 	}
 	// components in order of their first task
 	compOf := map[int]int{}
@@ -333,31 +300,6 @@ func (g *grounder) initialNetwork() error {
 		}
 	}
 	return nil
-}
-
-// closure returns the transitive closure of an ordering over n tasks.
-func closure(n int, order []hddl.Order) [][]bool {
-	before := make([][]bool, n)
-	for i := range before {
-		before[i] = make([]bool, n)
-	}
-	succ := make([][]int, n)
-	for _, o := range order {
-		succ[o.Before] = append(succ[o.Before], o.After)
-	}
-	for i := 0; i < n; i++ {
-		stack := append([]int(nil), succ[i]...)
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if before[i][x] {
-				continue
-			}
-			before[i][x] = true
-			stack = append(stack, succ[x]...)
-		}
-	}
-	return before
 }
 
 // componentScratch holds the buffers component reuses from one
