@@ -25,14 +25,11 @@ func (v *verifier) placeRoot() error {
 	var assign []*vnode
 	if len(v.roots) == len(net.Subtasks) {
 		var err error
-		before := func(j, k int) bool { return false }
-		if !net.Total && len(net.Ordering) > 0 {
-			c := closure(len(net.Subtasks), net.Ordering)
-			before = func(j, k int) bool { return c[j*len(net.Subtasks)+k] }
-		} else if net.Total {
-			before = func(j, k int) bool { return j < k }
+		var order *matchOrder
+		if net.Total || len(net.Ordering) > 0 {
+			order = newMatchOrder(len(net.Subtasks), net.Ordering, net.Total)
 		}
-		if assign, _, err = mt.match(net.Subtasks, v.roots, false, before); err != nil {
+		if assign, _, err = mt.match(net.Subtasks, v.roots, false, order); err != nil {
 			return err
 		}
 		if assign == nil {

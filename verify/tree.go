@@ -248,10 +248,10 @@ func (v *verifier) matchMethod(n *vnode) error {
 	}
 	// total order: the i-th listed subtask is the i-th subtask of the
 	// method; partial order: any assignment that unifies
-	before := v.before(n.method, m.Network)
+	order := v.order(n.method, m.Network)
 	base := len(mt.trail) // the task's arguments bound
-	assign, k, err := mt.match(subs, listed, m.Network.Total, before)
-	if assign == nil && err == nil && before != nil {
+	assign, k, err := mt.match(subs, listed, m.Network.Total, order)
+	if assign == nil && err == nil && order != nil {
 		// no assignment keeps the order: take one that does not, for
 		// placing to say what comes too early or too late
 		mt.undo(base)
@@ -359,13 +359,16 @@ func (mt *matcher) badType(terms []hddl.Term, vals []int32) (x int, obj int32) {
 // backtracking, trying node k for subtask k first, so that a plan that
 // lists the subtasks in the method's order is matched in linear time.
 //
-// before, when not nil, is the transitive closure of a partial order
-// (before(j, k): subtask j must end before subtask k starts): a node goes
-// to subtask k only if its actions fall after those of the nodes given to
-// the subtasks before k and before those of the subtasks after k, so
-// that which of two alike subtasks a node is does not depend on the order
-// the plan lists them in.
-func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool, before func(j, k int) bool) ([]*vnode, int, error) {
+// order, when not nil, is the subtasks' ordering: a node goes to subtask
+// k only if its actions fall after those of the nodes given to the
+// subtasks ordered before k, so that which of two alike subtasks a node
+// is does not depend on the order the plan lists them in. The subtasks
+// are then searched in a topological order of the ordering: when k's
+// turn comes, every subtask before it has its node, and the latest action
+// among them is the largest of its direct predecessors' (reach), so the
+// check costs k's predecessors, not a transitive closure (which a network
+// of 100,000 tasks could not hold).
+func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool, order *matchOrder) ([]*vnode, int, error) {
 	n := len(subs)
 	fits := func(k int, c *vnode) bool { return c.prim == subs[k].Task.Primitive && c.schema == subs[k].Task.Index }
 	assign := make([]*vnode, n)
@@ -404,30 +407,31 @@ func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool, bef
 	next := make([]int, n)   // next candidate to try, per subtask
 	chosen := make([]int, n) // node assigned, per subtask
 	mark := make([]int, n)   // trail length before subtask k was bound
-	// ordered reports whether node c may be subtask k given the nodes of
-	// the subtasks before k in the search
-	inOrder := func(k int, c *vnode) bool {
-		if before == nil || c.first < 0 {
-			return true
-		}
-		for j := range k {
-			o := listed[chosen[j]]
-			if o.first < 0 {
-				continue
-			}
-			if before(j, k) && o.last >= c.first || before(k, j) && c.last >= o.first {
-				return false
+	reach := make([]int, n)  // per subtask with its node: the latest action of it and of every subtask before it (-1: none)
+	// after is the latest action of the subtasks ordered before k, all
+	// of which have their nodes
+	after := func(k int) int {
+		a := -1
+		if order != nil {
+			for _, j := range order.g.pred(k) {
+				a = max(a, reach[j])
 			}
 		}
-		return true
+		return a
 	}
-	for k := 0; k < n; {
+	seq := func(q int) int { return q } // the subtask searched q-th
+	if order != nil {
+		seq = func(q int) int { return order.seq[q] }
+	}
+	for q := 0; q < n; {
 		if err := mt.v.tick(); err != nil {
 			return nil, 0, err
 		}
+		k := seq(q)
 		if next[k] == 0 {
 			mark[k] = len(mt.trail)
 		}
+		bound := after(k)
 		found := false
 		for {
 			i, ok := cand(k, next[k])
@@ -435,24 +439,27 @@ func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool, bef
 				break
 			}
 			next[k]++
-			if used[i] || (next[k] > 1 && i == k) || !fits(k, listed[i]) || !inOrder(k, listed[i]) {
+			c := listed[i]
+			if used[i] || (next[k] > 1 && i == k) || !fits(k, c) || c.first >= 0 && c.first <= bound {
 				continue
 			}
-			if mt.unify(subs[k].Args, listed[i].args) {
+			if mt.unify(subs[k].Args, c.args) {
 				used[i], chosen[k], found = true, i, true
+				reach[k] = max(bound, c.last)
 				break
 			}
 			mt.undo(mark[k])
 		}
 		if found {
-			k++
+			q++
 			continue
 		}
 		// back to the previous subtask's next candidate
 		next[k] = 0
-		if k--; k < 0 {
+		if q--; q < 0 {
 			return nil, 0, nil
 		}
+		k = seq(q)
 		used[chosen[k]] = false
 		mt.undo(mark[k])
 	}
@@ -462,39 +469,29 @@ func (mt *matcher) match(subs []hddl.Subtask, listed []*vnode, ordered bool, bef
 	return assign, 0, nil
 }
 
-// before returns the transitive closure of a method's partial order, made
-// once per method (nil for a total order, which match checks by position).
-func (v *verifier) before(method int, net hddl.Network) func(j, k int) bool {
+// matchOrder is the ordering of a network's subtasks as match uses it:
+// its graph and a topological order to search the subtasks in.
+type matchOrder struct {
+	g   orderGraph
+	seq []int
+}
+
+func newMatchOrder(n int, order []hddl.Order, total bool) *matchOrder {
+	g := newOrderGraph(n, order, total)
+	return &matchOrder{g: g, seq: append([]int(nil), g.topoSort()...)}
+}
+
+// order returns the ordering of a method's partial order for match, made
+// once per method (nil for a total order, which match checks by
+// position, or no ordering).
+func (v *verifier) order(method int, net hddl.Network) *matchOrder {
 	if net.Total || len(net.Ordering) == 0 {
 		return nil
 	}
-	c, ok := v.closures[method]
+	o, ok := v.orders[method]
 	if !ok {
-		c = closure(len(net.Subtasks), net.Ordering)
-		v.closures[method] = c
+		o = newMatchOrder(len(net.Subtasks), net.Ordering, false)
+		v.orders[method] = o
 	}
-	n := len(net.Subtasks)
-	return func(j, k int) bool { return c[j*n+k] }
-}
-
-// closure is the transitive closure of a partial order of n tasks, as an
-// n*n matrix.
-func closure(n int, order []hddl.Order) []bool {
-	c := make([]bool, n*n)
-	for _, o := range order {
-		c[o.Before*n+o.After] = true
-	}
-	for m := range n {
-		for i := range n {
-			if !c[i*n+m] {
-				continue
-			}
-			for j := range n {
-				if c[m*n+j] {
-					c[i*n+j] = true
-				}
-			}
-		}
-	}
-	return c
+	return o
 }

@@ -40,7 +40,7 @@ func Verify(ctx context.Context, p *hddl.Problem, pl *plan.Plan) error {
 	pl = unwrapTop(p.Domain, pl)
 	atoms := len(p.Init) + 4*len(pl.Actions) // about what the plan makes
 	v := &verifier{ctx: ctx, p: p, d: p.Domain, plan: pl, atoms: map[string]int32{}, packed: make(map[uint64]int32, atoms),
-		typeObjs: map[int][]int{}, conjs: map[*hddl.Formula][]*hddl.Formula{}, closures: map[int][]bool{}}
+		typeObjs: map[int][]int{}, conjs: map[*hddl.Formula][]*hddl.Formula{}, orders: map[int]*matchOrder{}}
 	v.atomArgs = make([][]int32, 0, atoms)
 	v.changes = make([][]event, 0, atoms)
 	v.byPred = make([][]int32, len(v.d.Predicates))
@@ -92,7 +92,7 @@ type verifier struct {
 	trail       []int                             // satisfy's matcher trail, kept between calls
 	methodTrail []int                             // matchMethod's matcher trail, kept between calls
 	conjs       map[*hddl.Formula][]*hddl.Formula // satisfy's flattened conjunctions
-	closures    map[int][]bool                    // per method of a partial order: its transitive closure
+	orders      map[int]*matchOrder               // per method of a partial order: its ordering for match
 	block       []int32                           // what int32s carves slices from
 }
 
