@@ -347,6 +347,10 @@ func runRequest(t *testing.T, root string, c *hostileCase) (int, string) {
 //	deep-plan NAME N                  a valid plan of the deep domain
 //	                                  (testdata/hostile/verify-deep) whose
 //	                                  decomposition is N tasks deep
+//	network NAME N ordered|chain      a problem of domain d whose initial
+//	                                  network has N tasks t, totally
+//	                                  ordered or in a chain of :ordering
+//	                                  pairs
 //	type-chain NAME N                 a domain of N types, each the
 //	                                  parent of the next
 //	actions NAME N                    a plan of N Sudoku actions (ids
@@ -431,6 +435,30 @@ func generate(dir string, g []string) error {
 				fmt.Fprintf(w, "%d t -> m-down %d\n", i, i+1)
 			}
 			fmt.Fprintf(w, "%d t -> m-end 0\n<==\n", n)
+		})
+	case "network":
+		// network NAME N ordered|chain: a problem of domain d whose
+		// initial network has N tasks (t), in :ordered-subtasks or in a
+		// chain of :ordering pairs
+		n, err := num(2)
+		if err != nil || len(g) < 4 {
+			return fmt.Errorf("network NAME N ordered|chain")
+		}
+		return write(func(w *bufio.Writer) {
+			kw := map[string]string{"ordered": ":ordered-subtasks", "chain": ":subtasks"}[g[3]]
+			fmt.Fprintf(w, "(define (problem p) (:domain d) (:htn %s (and\n", kw)
+			for i := range n {
+				fmt.Fprintf(w, " (t%d (t))\n", i)
+			}
+			w.WriteString(")")
+			if g[3] == "chain" {
+				w.WriteString(" :ordering (and\n")
+				for i := 1; i < n; i++ {
+					fmt.Fprintf(w, " (< t%d t%d)\n", i-1, i)
+				}
+				w.WriteString(")")
+			}
+			w.WriteString(") (:init))\n")
 		})
 	case "type-chain":
 		n, err := num(2)
