@@ -47,9 +47,11 @@ type bnode struct {
 	// g is exact: action costs are below 2^31 (hddl.MaxCost), so no
 	// sum of them along a path overflows, and A* compares true costs
 	g       int64
-	h       int32
+	h       int64 // costInf: a dead end; else at most costMax
+
 	nextUID int32
-	index   int // heap index
+	depth   int32 // steps from the root
+	index   int   // heap index
 }
 
 type bheap struct {
@@ -64,13 +66,15 @@ type bheap struct {
 // (times 4).
 func (h *bheap) f(n *bnode) int64 {
 	if !h.astar {
-		return int64(n.h)
+		return n.h
 	}
 	w := h.wq
 	if w == 0 {
 		w = 4
 	}
-	return 4*n.g + w*int64(n.h)
+	// g < 2^55 (hddl.MaxCost times 2^24 actions), h <= costMax = 2^56, w
+	// at most 20 quarters: no overflow
+	return 4*n.g + w*n.h
 }
 
 func (h *bheap) Len() int { return len(h.nodes) }
@@ -79,7 +83,14 @@ func (h *bheap) Less(i, j int) bool {
 	if fa, fb := h.f(a), h.f(b); fa != fb {
 		return fa < fb
 	}
-	return a.g > b.g // deeper first among equals
+	if a.g != b.g || !h.astar {
+		return a.g > b.g // further along first among equals
+	}
+	// then, in A*, the shallower: among nodes of equal f and g (a
+	// zero-cost recursion estimated at 0 has infinitely many) the search
+	// goes breadth first, so that it reaches each of them in time and an
+	// exhausted search below a bound is a proof
+	return a.depth < b.depth
 }
 func (h *bheap) Swap(i, j int) {
 	h.nodes[i], h.nodes[j] = h.nodes[j], h.nodes[i]
@@ -131,7 +142,7 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		b.rc = newRC(v)
 	}
 	root := b.root()
-	if root.h == rcInf {
+	if root.h == costInf {
 		return nil, stats, ErrNoPlan
 	}
 	open := &bheap{astar: search == AStar}
@@ -158,7 +169,7 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 			continue
 		}
 		for _, c := range b.successors(n) {
-			if c.h == rcInf {
+			if c.h == costInf {
 				stats.DeadEnds++
 				continue
 			}
@@ -192,21 +203,28 @@ func (b *bfs) root() *bnode {
 	return root
 }
 
-// h estimates the actions a node still needs; rcInf marks a dead end.
-func (b *bfs) h(state sets.Bits, net *bnet) int32 {
+// h estimates the cost of the actions a node still needs (the relaxed
+// composition estimate, or the sum of its tasks' least costs); costInf
+// marks a dead end.
+func (b *bfs) h(state sets.Bits, net *bnet) int64 {
 	if b.rc != nil {
-		return b.rc.eval(state, net)
+		h := b.rc.eval(state, net)
+		if h == rcInf {
+			return costInf
+		}
+		return int64(h)
 	}
 	var s int64
 	for _, e := range net.ents {
 		if e.kind == nodeTask {
-			s += int64(b.v.cost[e.id])
+			c := b.v.cost[e.id]
+			if c == costInf {
+				return costInf
+			}
+			s = addCost(s, c)
 		}
 	}
-	if s > 1<<30 {
-		s = 1 << 30
-	}
-	return int32(s)
+	return s
 }
 
 // seen records a node's state and network and reports duplicates.
@@ -372,7 +390,7 @@ func (b *bfs) successors(n *bnode) []*bnode {
 
 func (b *bfs) apply(n *bnode, i int) *bnode {
 	e := n.net.ents[i]
-	c := &bnode{parent: n, uid: e.uid, method: -1, g: n.g, nextUID: n.nextUID}
+	c := &bnode{parent: n, uid: e.uid, method: -1, g: n.g, nextUID: n.nextUID, depth: n.depth + 1}
 	c.state = n.state
 	if e.kind == nodeTask {
 		a := &b.v.t.Actions[e.id]
@@ -400,7 +418,7 @@ func (b *bfs) apply(n *bnode, i int) *bnode {
 func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 	e := n.net.ents[i]
 	sm := &b.v.meths[m]
-	c := &bnode{parent: n, uid: e.uid, method: m, g: n.g, state: n.state}
+	c := &bnode{parent: n, uid: e.uid, method: m, g: n.g, state: n.state, depth: n.depth + 1}
 	uid := n.nextUID
 	c.first = uid
 	k := int32(len(sm.Subtasks))

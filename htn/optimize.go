@@ -139,9 +139,9 @@ func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64,
 		if b.known != nil && stats.Nodes&63 == 0 {
 			*bound = min(*bound, b.known())
 		}
-		return n.g+int64(n.h) >= *bound
+		return n.g+n.h >= *bound
 	}
-	if root.h == rcInf || pruned(root) {
+	if root.h == costInf || pruned(root) {
 		return nil
 	}
 	round := 0
@@ -164,10 +164,11 @@ func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64,
 			continue
 		}
 		stats.Nodes++
-		if stats.Nodes&255 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		// a node of a wide partial order has thousands of successors
+		// (every interleaving is tried): the context, which the memory
+		// guard cancels too, is looked at every node
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		if b.opt.MaxNodes > 0 && stats.Nodes > b.opt.MaxNodes {
 			return ErrNodeLimit
@@ -187,7 +188,7 @@ func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64,
 			next()
 		}
 		for _, c := range b.successors(n) {
-			if c.h == rcInf || pruned(c) {
+			if c.h == costInf || pruned(c) {
 				stats.DeadEnds++
 				continue
 			}

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/htnsat/htnsat/ground"
-	"github.com/htnsat/htnsat/internal/heap"
 )
 
 // view is the search's reading of a ground task: the indexes that
@@ -34,7 +33,7 @@ type view struct {
 	// acost[a] is the cost of action a (1 in a domain without costs) and
 	// cost[id] the least cost of the actions task id decomposes into
 	acost     []int64
-	cost      []int32
+	cost      []int64 // costInf: the task has no decomposition into actions
 	recursive bool
 	// comp[c] (per compound task, TaskID-nA) is its strongly connected
 	// component of the task graph (ground.Task.Components), and
@@ -422,20 +421,22 @@ func unmetFirst(fs []ground.FactID, unmet func(ground.FactID) bool) []ground.Fac
 // over the tasks of a network. It is Knuth's
 // generalisation of Dijkstra's algorithm: tasks are settled in order of
 // cost, and a method offers its task the sum of its subtasks' costs once
-// all of them are settled. Tasks that only recurse keep MaxInt32.
+// all of them are settled. Tasks that only recurse keep costInf. Costs
+// are exact up to costMax, where they saturate (a task whose cheapest
+// decomposition doubles a thousand times).
 func (v *view) costs(ctx context.Context) error {
 	nt := v.t.NumTasks()
-	v.cost = make([]int32, nt)
+	v.cost = make([]int64, nt)
 	remaining := make([]int32, len(v.meths))
 	acc := make([]int64, len(v.meths))
-	var pq heap.Min
+	var pq costHeap
 	for i := range v.cost {
-		v.cost[i] = math.MaxInt32
+		v.cost[i] = costInf
 	}
 	offer := func(id ground.TaskID, c int64) {
-		if c < int64(v.cost[id]) {
-			v.cost[id] = int32(c)
-			pq.Push(heap.Item{Node: int32(id), Cost: int32(c)})
+		if c < v.cost[id] {
+			v.cost[id] = c
+			pq.push(int32(id), c)
 		}
 	}
 	for a := 0; a < v.nA; a++ {
@@ -454,17 +455,73 @@ func (v *view) costs(ctx context.Context) error {
 				return err
 			}
 		}
-		it := pq.Pop()
-		if settled[it.Node] || it.Cost != v.cost[it.Node] {
+		it := pq.pop()
+		if settled[it.node] || it.cost != v.cost[it.node] {
 			continue
 		}
-		settled[it.Node] = true
-		for _, m := range v.users[it.Node] {
-			acc[m] += int64(it.Cost)
+		settled[it.node] = true
+		for _, m := range v.users[it.node] {
+			acc[m] = addCost(acc[m], it.cost)
 			if remaining[m]--; remaining[m] == 0 {
-				offer(v.meths[m].Task, min(acc[m], math.MaxInt32-1))
+				offer(v.meths[m].Task, acc[m])
 			}
 		}
 	}
 	return nil
+}
+
+// costInf is the estimate of what cannot be done; costMax the largest
+// finite cost an estimate takes (sums saturate there, far below costInf,
+// so that A*'s g + w·h cannot overflow either: g stays below 2^62).
+const (
+	costInf = math.MaxInt64
+	costMax = 1 << 56
+)
+
+// addCost adds two finite costs, saturating at costMax.
+func addCost(a, b int64) int64 { return min(a+b, costMax) }
+
+// costHeap is a binary min-heap of tasks by cost.
+type costHeap []costItem
+
+type costItem struct {
+	node int32
+	cost int64
+}
+
+func (h *costHeap) push(node int32, cost int64) {
+	*h = append(*h, costItem{node, cost})
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if q[p].cost <= q[i].cost {
+			break
+		}
+		q[p], q[i] = q[i], q[p]
+		i = p
+	}
+}
+
+func (h *costHeap) pop() costItem {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < len(q) && q[l].cost < q[m].cost {
+			m = l
+		}
+		if r := l + 1; r < len(q) && q[r].cost < q[m].cost {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		q[m], q[i] = q[i], q[m]
+		i = m
+	}
+	*h = q
+	return top
 }
