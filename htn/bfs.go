@@ -48,7 +48,6 @@ type bnode struct {
 	// sum of them along a path overflows, and A* compares true costs
 	g       int64
 	h       int64 // costInf: a dead end; else at most costMax
-
 	nextUID int32
 	depth   int32 // steps from the root
 	index   int   // heap index
