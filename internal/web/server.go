@@ -15,6 +15,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -140,7 +141,7 @@ func New(opt Options) (*Server, error) {
 	s.mux.HandleFunc("GET /api/sets", s.api(s.listSets))
 	s.mux.HandleFunc("GET /api/set", s.api(s.getSet))
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, fmt.Errorf("no API %s %s (see README: JSON API)", r.Method, r.URL.Path))
+		writeError(w, http.StatusNotFound, fmt.Errorf("no API %s %s (the endpoints: docs/web-api.md)", r.Method, r.URL.Path))
 	})
 	return s, nil
 }
@@ -171,11 +172,26 @@ func writeError(w http.ResponseWriter, code int, err error) {
 	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
 }
 
-// api wraps a handler: it caps the body, decodes nothing itself, and
+// api wraps a handler: it reads the whole body (capped at MaxBody, and
+// within the request's time: a client that sends its body slowly holds
+// no slot and no more than SolveTimeout), decodes nothing itself, and
 // writes the answer or the error as JSON.
 func (s *Server) api(h func(r *http.Request) (any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		deadline := time.Now().Add(s.opt.SolveTimeout)
+		body, err := readBody(w, r, deadline)
+		if err != nil {
+			var mb *http.MaxBytesError
+			switch {
+			case errors.As(err, &mb):
+				writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("the request is larger than %d bytes", MaxBody))
+			default:
+				writeError(w, http.StatusRequestTimeout, fmt.Errorf("the request's body did not arrive within %s: %v", s.opt.SolveTimeout, err))
+			}
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r = r.WithContext(context.WithValue(r.Context(), deadlineKey{}, deadline))
 		out, err := h(r)
 		if err != nil {
 			var he *httpError
@@ -200,6 +216,31 @@ func (s *Server) api(h func(r *http.Request) (any, error)) http.HandlerFunc {
 	}
 }
 
+// deadlineKey keys the time a request must be answered by in its
+// context: SolveTimeout after it arrived, its body's reading included.
+type deadlineKey struct{}
+
+// readBody reads r's body, at most MaxBody bytes, by deadline (where the
+// connection allows a deadline: a test's recorder does not).
+func readBody(w http.ResponseWriter, r *http.Request, deadline time.Time) ([]byte, error) {
+	rc := http.NewResponseController(w)
+	set := rc.SetReadDeadline(deadline) == nil
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		// the deadline stays, and the connection closes after the
+		// answer: the server would otherwise read the rest of the body
+		// before answering, as long as the client sends it
+		w.Header().Set("Connection", "close")
+		return nil, err
+	}
+	if set {
+		// the connection reads on (the next request, a client gone):
+		// without this deadline
+		rc.SetReadDeadline(time.Time{})
+	}
+	return b, nil
+}
+
 // request is what the POST endpoints read.
 type request struct {
 	Puzzle string `json:"puzzle"`
@@ -221,6 +262,9 @@ func readRequest(r *http.Request) (request, error) {
 			return q, err
 		}
 		return q, bad("the body is not the JSON object expected: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return q, bad("the body holds more than one JSON object")
 	}
 	return q, nil
 }
@@ -260,7 +304,11 @@ func (s *Server) limited(r *http.Request, p *pool) (context.Context, func(), err
 	if err != nil {
 		return nil, nil, err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.opt.SolveTimeout)
+	deadline, ok := r.Context().Value(deadlineKey{}).(time.Time)
+	if !ok {
+		deadline = time.Now().Add(s.opt.SolveTimeout)
+	}
+	ctx, cancel := context.WithDeadline(r.Context(), deadline)
 	return ctx, func() { cancel(); free() }, nil
 }
 
@@ -412,11 +460,11 @@ func (s *Server) count(r *http.Request) (any, error) {
 		return nil, err
 	}
 	limit := q.Limit
-	if limit <= 0 {
+	if limit == 0 {
 		limit = 2
 	}
-	if limit > MaxCount {
-		return nil, bad("limit %d: at most %d", limit, MaxCount)
+	if limit < 1 || limit > MaxCount {
+		return nil, bad("limit %d: from 1 to %d (0 or none: 2)", limit, MaxCount)
 	}
 	conflicts := conflictsOf(g)
 	if len(conflicts) > 0 {

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -96,7 +99,10 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/api/solve", `{"puzzle":"` + paper + `","engine":"htn-sat","file":"/etc/passwd"}`, 400, "unknown field"},
 		{"POST", "/api/solve", `{"puzzle":"` + strings.Repeat("x", MaxBody+10) + `"}`, 413, "larger than"},
 		{"POST", "/api/hint", `{"puzzle":"` + paper + `","level":"extreme"}`, 400, "consistency level"},
-		{"POST", "/api/count", `{"puzzle":"` + paper + `","limit":100000}`, 400, "at most"},
+		{"POST", "/api/count", `{"puzzle":"` + paper + `","limit":100000}`, 400, "from 1 to 1000"},
+		{"POST", "/api/count", `{"puzzle":"` + paper + `","limit":-1}`, 400, "from 1 to 1000"},
+		{"POST", "/api/solve", `{"puzzle":"` + paper + `","engine":"direct-sat"} junk`, 400, "more than one JSON object"},
+		{"POST", "/api/solve", `{"puzzle":"` + paper + `","engine":"direct-sat"}{}`, 400, "more than one JSON object"},
 		{"GET", "/api/set?name=../../etc/passwd&index=0", "", 404, "no puzzle set"},
 		{"GET", "/api/set?name=one.txt&index=5", "", 404, "has 1 puzzles"},
 		{"GET", "/api/set?name=one.txt&index=-1", "", 400, "index"},
@@ -202,6 +208,57 @@ func TestLimits(t *testing.T) {
 	code, out = post(t, ts2, "/api/solve", `{"puzzle":"`+paper+`","engine":"direct-sat"}`)
 	if code != 503 || !strings.Contains(out["error"].(string), "try again") {
 		t.Errorf("busy: %d %v", code, out)
+	}
+}
+
+// TestSlowBody: clients that send their bodies a byte at a time take no
+// solve slot while they do, and are answered 408 once the request's time
+// (SolveTimeout, the body's reading included) is up; a solve sent
+// meanwhile is answered.
+func TestSlowBody(t *testing.T) {
+	ts := newServer(t, Options{SolveTimeout: time.Second, MaxSolves: 2})
+	body := `{"puzzle":"` + paper + `","engine":"direct-sat"}`
+	type answer struct {
+		head string
+		took time.Duration
+	}
+	answers := make(chan answer, 2)
+	for range 2 {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		start := time.Now()
+		fmt.Fprintf(conn, "POST /api/solve HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", ts.Listener.Addr(), len(body))
+		go func() {
+			for i := 0; i < len(body); i++ {
+				if _, err := conn.Write([]byte{body[i]}); err != nil {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}()
+		go func() {
+			line, _ := bufio.NewReader(conn).ReadString('\n')
+			answers <- answer{line, time.Since(start)}
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	for i := range 3 {
+		if code, out := post(t, ts, "/api/solve", body); code != 200 {
+			t.Errorf("solve %d beside two slow bodies: %d %v", i, code, out)
+		}
+	}
+	for range 2 {
+		select {
+		case a := <-answers:
+			if !strings.Contains(a.head, "408") || a.took > 3*time.Second {
+				t.Errorf("a slow body: %q after %s, want 408 after about 1 s", strings.TrimSpace(a.head), a.took)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a slow body had no answer after 5 s")
+		}
 	}
 }
 
