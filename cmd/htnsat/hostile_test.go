@@ -261,11 +261,14 @@ exit $code`
 		cmd = exec.Command(exe, args...)
 	}
 	cmd.Env = append(os.Environ(), "HTNSAT_TEST_MAIN=1")
-	stdin, _, _ := c.stdio(t)
+	stdin, stdout, _ := c.stdio(t)
 	cmd.Stdin = stdin
 	var out, errb bytes.Buffer
 	cmd.Stderr = &errb
-	if !closed {
+	switch {
+	case c.lines("stdout-to") != nil:
+		cmd.Stdout = stdout // the file itself, as a shell's > gives it
+	case !closed:
 		cmd.Stdout = &out
 	}
 	if err := cmd.Start(); err != nil {

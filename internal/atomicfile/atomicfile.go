@@ -13,7 +13,10 @@
 //     created), the link stays.
 //   - A device, a FIFO or a socket (/dev/null, /dev/stdout, a named pipe)
 //     is opened and written in place, never replaced; opening a FIFO that
-//     has no reader waits for one, until the context ends.
+//     has no reader waits for one, until the context ends. So is a file
+//     named through an open descriptor (/proc/self/fd/1, /dev/fd/3),
+//     truncated first: the descriptor's holder (a shell's redirection)
+//     must see what is written.
 //   - A directory is an error.
 package atomicfile
 
@@ -27,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -70,10 +74,26 @@ func WriteBytes(ctx context.Context, path string, data []byte) error {
 	})
 }
 
+// descriptorLink reports whether path names a file through an open
+// file descriptor (Linux's /proc/PID/fd/N and /dev/fd/N). Writing there
+// must reach that descriptor's file: the shell that redirected a
+// command's output holds it, and a file renamed over the name the link
+// shows would be one the shell never sees (plan --optimize -o
+// /proc/self/fd/1 > out.plan kept the first plan, not the best).
+func descriptorLink(path string) bool {
+	p := filepath.Clean(path)
+	if rest, ok := strings.CutPrefix(p, "/proc/"); ok {
+		_, fd, ok := strings.Cut(rest, "/")
+		return ok && strings.HasPrefix(fd, "fd/")
+	}
+	return strings.HasPrefix(p, "/dev/fd/")
+}
+
 // resolve stats the file path names and, when it is a regular file or
 // none yet, follows symbolic links to the name the new file takes:
 // target is where to rename to, "" to write in place (a name whose links
-// the kernel follows but a path does not name, such as /proc/self/fd/1).
+// the kernel follows but a path does not name, or a file descriptor's
+// link such as /proc/self/fd/1).
 func resolve(path string) (target string, st os.FileInfo, err error) {
 	st, err = os.Stat(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -84,6 +104,11 @@ func resolve(path string) (target string, st os.FileInfo, err error) {
 	}
 	target = path
 	for i := 0; ; i++ {
+		if descriptorLink(target) {
+			// /proc/self/fd/1, /dev/fd/3: the name of an open file,
+			// whose holder a replaced file would leave behind
+			return "", st, nil
+		}
 		lst, err := os.Lstat(target)
 		if errors.Is(err, fs.ErrNotExist) {
 			break // a new file, or a dangling link's target

@@ -81,3 +81,33 @@ func TestWriteProcFD(t *testing.T) {
 		t.Errorf("%v, read %q", err, b)
 	}
 }
+
+// TestWriteProcFDRegular: a regular file named through an open
+// descriptor (/proc/self/fd/N, /dev/fd/N, as "-o /proc/self/fd/1 >
+// out.plan" gives it) is written in place, each time: the descriptor's
+// holder sees the last content, not the first (a replaced file left it
+// behind).
+func TestWriteProcFDRegular(t *testing.T) {
+	for _, dir := range []string{"/proc/self/fd/", "/dev/fd/"} {
+		path := filepath.Join(t.TempDir(), "out.plan")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := dir + strconv.Itoa(int(f.Fd()))
+		if _, err := os.Stat(name); err != nil {
+			f.Close()
+			t.Skip(err)
+		}
+		for _, text := range []string{"the first, longer plan", "the best"} {
+			if err := WriteBytes(context.Background(), name, []byte(text)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, _ := os.ReadFile(path)
+		if string(b) != "the best" {
+			t.Errorf("%s: the file holds %q, want the last content", dir, b)
+		}
+		f.Close()
+	}
+}
