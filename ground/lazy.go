@@ -154,13 +154,13 @@ func Mix64(x uint64) uint64 {
 // and methods' preconditions and effects and loads the initial state. The
 // budget (Options.MaxGround) bounds the method instances of one
 // decomposition and the expansion of quantifiers. Partially ordered
-// networks are refused (errNotSupported).
+// networks are refused (ErrNotSupported).
 func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 	if !p.IsTotalOrder() {
-		return nil, fmt.Errorf("grounding on demand of partially ordered networks is %w", errNotSupported)
+		return nil, fmt.Errorf("grounding on demand of partially ordered networks is %w", ErrNotSupported)
 	}
 	if p.Constraints != nil {
-		return nil, fmt.Errorf("grounding on demand of an initial network with constraints is %w", errNotSupported)
+		return nil, fmt.Errorf("grounding on demand of an initial network with constraints is %w", ErrNotSupported)
 	}
 	if err := emptyNetworkParam(p); err != nil {
 		return nil, err
@@ -203,7 +203,7 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 			return nil, fmt.Errorf("action %s: %w", a.Name, err)
 		}
 		if len(dnf) > 1 {
-			return nil, fmt.Errorf("%s: action %s: disjunctive preconditions of actions are %w", a.Pos, a.Name, errNotSupported)
+			return nil, fmt.Errorf("%s: action %s: disjunctive preconditions of actions are %w", a.Pos, a.Name, ErrNotSupported)
 		}
 		var s *lazySchema
 		if len(dnf) == 1 {

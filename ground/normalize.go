@@ -79,9 +79,9 @@ func (n *normalizer) objectsOf(t int) []int {
 	return objs
 }
 
-// errNotSupported is wrapped by errors about HDDL features the grounder
-// rejects.
-var errNotSupported = fmt.Errorf("not supported")
+// ErrNotSupported is wrapped by errors about HDDL features the grounder
+// (or the grounding on demand) rejects.
+var ErrNotSupported = fmt.Errorf("not supported")
 
 // dnf returns the DNF of f (negated if neg) under the substitution sub of
 // forall-expanded variables. A nil formula is true: one empty conjunction.
@@ -152,7 +152,7 @@ func (n *normalizer) dnf(f *hddl.Formula, neg bool, sub map[int]hddl.Term) ([]co
 		}
 		return n.dnf(f.Subs[0], neg, inner)
 	}
-	return nil, fmt.Errorf("%s: %q is %w in a precondition", f.Pos, f.Kind, errNotSupported)
+	return nil, fmt.Errorf("%s: %q is %w in a precondition", f.Pos, f.Kind, ErrNotSupported)
 }
 
 func (n *normalizer) product(fs []*hddl.Formula, neg bool, sub map[int]hddl.Term) ([]conj, error) {
@@ -315,9 +315,9 @@ func (n *normalizer) effects(f *hddl.Formula, sub map[int]hddl.Term, out []effec
 		}
 		return out, rec(0)
 	case hddl.FWhen:
-		return nil, fmt.Errorf("%s: conditional effects (when) are %w", f.Pos, errNotSupported)
+		return nil, fmt.Errorf("%s: conditional effects (when) are %w", f.Pos, ErrNotSupported)
 	}
-	return nil, fmt.Errorf("%s: %q is %w in an effect", f.Pos, f.Kind, errNotSupported)
+	return nil, fmt.Errorf("%s: %q is %w in an effect", f.Pos, f.Kind, ErrNotSupported)
 }
 
 // substitute replaces the variables of args that sub maps.

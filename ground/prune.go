@@ -370,7 +370,7 @@ func (g *grounder) goal(canTrue, canFalse []bool) (goal, goalNeg []int32, err er
 		return nil, nil, fmt.Errorf("%w: the goal is unsatisfiable", ErrUnsolvable)
 	}
 	if len(dnf) > 1 {
-		return nil, nil, fmt.Errorf("disjunctive goals are %w", errNotSupported)
+		return nil, nil, fmt.Errorf("disjunctive goals are %w", ErrNotSupported)
 	}
 	tup := make([]int32, 0, 8)
 	for _, l := range dnf[0] {
@@ -379,7 +379,7 @@ func (g *grounder) goal(canTrue, canFalse []bool) (goal, goalNeg []int32, err er
 		}
 		for _, a := range l.args {
 			if a.IsVar() {
-				return nil, nil, fmt.Errorf("existential goals are %w", errNotSupported)
+				return nil, nil, fmt.Errorf("existential goals are %w", ErrNotSupported)
 			}
 		}
 		tup = g.ground(l.args, nil, tup[:0])

@@ -189,7 +189,7 @@ func (g *grounder) actionSchemas(ai int) ([]*schema, error) {
 		return nil, fmt.Errorf("action %s: %w", a.Name, err)
 	}
 	if len(dnf) > 1 {
-		return nil, fmt.Errorf("%s: action %s: disjunctive preconditions of actions are %w", a.Pos, a.Name, errNotSupported)
+		return nil, fmt.Errorf("%s: action %s: disjunctive preconditions of actions are %w", a.Pos, a.Name, ErrNotSupported)
 	}
 	effs, err := g.norm.effects(a.Effect, nil, nil)
 	if err != nil {
@@ -221,7 +221,7 @@ func (g *grounder) actionSchemas(ai int) ([]*schema, error) {
 		for _, l := range c {
 			for _, t := range l.args {
 				if t.IsVar() && t.Var() >= a.NumParams {
-					return nil, fmt.Errorf("%s: action %s: existential preconditions of actions are %w", a.Pos, a.Name, errNotSupported)
+					return nil, fmt.Errorf("%s: action %s: existential preconditions of actions are %w", a.Pos, a.Name, ErrNotSupported)
 				}
 			}
 		}

@@ -222,7 +222,7 @@ func (g *grounder) initialNetwork() error {
 		return fmt.Errorf("%w: the constraints of the initial task network are unsatisfiable", ErrUnsolvable)
 	}
 	if len(cons) > 1 {
-		return fmt.Errorf("disjunctive constraints on the initial task network are %w", errNotSupported)
+		return fmt.Errorf("disjunctive constraints on the initial task network are %w", ErrNotSupported)
 	}
 	if err := g.looseConstraints(cons[0], varTask); err != nil {
 		return err
@@ -480,7 +480,7 @@ func (g *grounder) addConstraint(q *query, l lit) error {
 	case g.static[l.pred]:
 		q.filters = append(q.filters, filter{kind: fNotIn, rel: g.rels[l.pred], args: l.args})
 	default:
-		return fmt.Errorf("constraints on the initial task network over fluent predicates are %w", errNotSupported)
+		return fmt.Errorf("constraints on the initial task network over fluent predicates are %w", ErrNotSupported)
 	}
 	return nil
 }

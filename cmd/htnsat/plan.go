@@ -307,7 +307,7 @@ func printPlanStats(w io.Writer, r *planReport) {
 		fmt.Fprintf(w, "ground task: %d facts, %d actions, %d methods (%d compacted)\n", r.Facts, r.Actions, r.Methods, r.Compact)
 	}
 	if r.Engine != r.AnsweredBy && r.AnsweredBy != "" {
-		fmt.Fprintf(w, "engine: auto, the plan by %s\n", r.AnsweredBy)
+		fmt.Fprintf(w, "engine: %s, the plan by %s\n", r.Engine, r.AnsweredBy)
 	}
 	if r.Search != "" {
 		fmt.Fprintf(w, "search: %s, %d nodes, %d restarts, %d decompositions ahead\n", r.Search, r.Nodes, r.Restarts, r.Ahead)

@@ -212,7 +212,7 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 				lap("ground")
 				return r.lazyAnswer(ctx, p, side.lz, cfg, side.pl, side.st, nil, side.dur)
 			}
-		case errors.Is(err, ground.ErrTooLarge):
+		case refusedByGrounder(err):
 			lap("ground")
 			r.Fallback = err.Error()
 			<-side.done
@@ -234,7 +234,7 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	}
 	if err != nil {
 		lap("ground")
-		if errors.Is(err, ground.ErrTooLarge) && engine != SAT && !cfg.NoLazy && p.IsTotalOrder() {
+		if refusedByGrounder(err) && engine != SAT && !cfg.NoLazy && p.IsTotalOrder() {
 			// unless what is too large is the model itself (a quantifier
 			// beyond the budget), which grounding on demand expands alike
 			if lz, lerr := ground.NewLazy(ctx, p, cfg.Ground); lerr == nil {
@@ -430,6 +430,13 @@ func (t Times) Total() time.Duration {
 // htn.OptimizeLazy).
 func (r *Result) lazy(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
 	return r.fallbackErr(r.lazyRun(ctx, p, lz, cfg))
+}
+
+// refusedByGrounder reports whether the full grounding refused the
+// problem in a way the grounding on demand may not: too large, or a
+// feature only the latter reads (an existential action precondition).
+func refusedByGrounder(err error) bool {
+	return errors.Is(err, ground.ErrTooLarge) || errors.Is(err, ground.ErrNotSupported)
 }
 
 // fallbackErr says, in the error of the lazy engine that took over from
