@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/htnsat/htnsat/internal/atomicfile"
+	"github.com/htnsat/htnsat/internal/input"
+	"github.com/htnsat/htnsat/plan"
 
 	"github.com/htnsat/htnsat/internal/corpus"
 )
@@ -66,6 +68,7 @@ func readRecords(file string, journal bool) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = input.TrimBOM(data) // a file saved by an editor that marks UTF-8
 	if journal && len(data) > 0 && data[len(data)-1] != '\n' {
 		data = data[:bytes.LastIndexByte(data, '\n')+1]
 	}
@@ -104,6 +107,9 @@ func readCSV(file string, journal bool) (map[string]Result, error) {
 		}
 		if len(rec) != width {
 			return nil, fmt.Errorf("%s:%d: %d fields, want %d", file, i+1, len(rec), width)
+		}
+		if !plan.Status(rec[3]).Known() {
+			return nil, fmt.Errorf("%s:%d: status %q is not one htnsat writes", file, i+1, rec[3])
 		}
 		r := Result{Status: rec[3], Message: rec[len(rec)-1], Report: map[string]any{}}
 		var errs [2]error
