@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/internal/sets"
 )
 
@@ -149,6 +150,9 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 	for open.Len() > 0 {
 		n := heap.Pop(open).(*bnode)
 		stats.Nodes++
+		if stats.Nodes&63 == 0 {
+			progress.From(ctx).AddNodes(64)
+		}
 		// A node can cost tens of milliseconds (the relaxed composition
 		// heuristic of a large network is evaluated for every successor),
 		// so the context is checked at every one.

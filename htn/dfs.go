@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/internal/sets"
 )
 
@@ -68,13 +69,14 @@ type step struct {
 }
 
 type dfs struct {
-	v     *view
-	opt   Options
-	ctx   context.Context
-	state sets.Bits
-	nodes []netNode
-	path  []step
-	stats *Stats
+	v        *view
+	opt      Options
+	ctx      context.Context
+	progress *progress.Tracker // the command's, told the nodes searched
+	state    sets.Bits
+	nodes    []netNode
+	path     []step
+	stats    *Stats
 	// front holds the alive nodes without pending predecessors; alive
 	// holds them all (in a path thousands of steps long most nodes are
 	// done)
@@ -279,7 +281,7 @@ func (s *dfs) holds(pre, neg []ground.FactID) bool {
 // groups (nil when they are not used).
 func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []ground.ChoiceGroup) *dfs {
 	t := v.t
-	s := &dfs{v: v, opt: opt, ctx: ctx, stats: stats, lastConflict: -1}
+	s := &dfs{v: v, opt: opt, ctx: ctx, stats: stats, lastConflict: -1, progress: progress.From(ctx)}
 	if !v.recursive && !opt.NoDuplicates {
 		// an acyclic network: nodes are recorded once searched to the
 		// end (dfs.search), for good
@@ -1115,6 +1117,7 @@ func (s *dfs) search() (bool, error) {
 	// a node of a large network can cost a millisecond, so the context is
 	// looked at often
 	if s.stats.Nodes&15 == 0 {
+		s.progress.AddNodes(16)
 		if err := s.ctx.Err(); err != nil {
 			return false, err
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 )
 
@@ -263,6 +264,7 @@ func (s *lazySearch) run(initial []ground.OpenTask) (bool, error) {
 func (s *lazySearch) enter(net *lcell) (bool, error) {
 	s.stats.Nodes++
 	if s.stats.Nodes&1023 == 0 {
+		progress.From(s.ctx).AddNodes(1024)
 		if err := s.ctx.Err(); err != nil {
 			return false, err
 		}

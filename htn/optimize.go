@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/progress"
 )
 
 // Anytime configures Optimize.
@@ -164,6 +165,9 @@ func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64,
 			continue
 		}
 		stats.Nodes++
+		if stats.Nodes&63 == 0 {
+			progress.From(ctx).AddNodes(64)
+		}
 		// a node of a wide partial order has thousands of successors
 		// (every interleaving is tried): the context, which the memory
 		// guard cancels too, is looked at every node

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 )
 
@@ -245,6 +246,7 @@ func solveLayers(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 		cfg.trace(st, "depth %d: encoded in %s, %d vars, %d clauses", depth, since(t0), enc.NumVars, enc.Clauses)
 		st.Tries++
 		st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = depth, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
+		progress.From(ctx).SAT(st.Depth, int64(st.Clauses))
 		t1 := time.Now()
 		// the last layer that will be tried is final for good: a unit
 		// clause simplifies more than an assumption
@@ -331,6 +333,7 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 		cfg.trace(st, "depth %d: %s in %s (slice %s)", d, outcome(sat, decided), secs(spent), secs(slice))
 		if sat {
 			st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = d, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
+			progress.From(ctx).SAT(st.Depth, int64(st.Clauses))
 			return decode(enc, s.Model(), cfg, st)
 		}
 		if !decided {
@@ -338,6 +341,7 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 		}
 		sc.done(d, spent, decided)
 		st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = sc.deepest(), enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
+		progress.From(ctx).SAT(st.Depth, int64(st.Clauses))
 	}
 }
 
@@ -513,6 +517,7 @@ func solveDepths(ctx context.Context, t *ground.Task, cfg Config, from, to int, 
 			return nil, err
 		}
 		st.Depth, st.Vars, st.Clauses, st.Vertices, st.Steps = depth, enc.NumVars, enc.Clauses, enc.Vertices(), enc.Steps()
+		progress.From(ctx).SAT(st.Depth, int64(st.Clauses))
 		cfg.trace(st, "depth %d: encoded in %s, %d vars, %d clauses", depth, since(t0), enc.NumVars, enc.Clauses)
 		t1 := time.Now()
 		res, decided, err := solveWithin(ctx, cfg.Solver, cnf, skip.budget(depth, to))

@@ -16,6 +16,7 @@ import (
 	"github.com/htnsat/htnsat/internal/excerpt"
 	"github.com/htnsat/htnsat/internal/input"
 	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/verify"
@@ -54,6 +55,7 @@ with recursion need --depth.`,
 				return failure(err)
 			}
 			d := p.Domain
+			progress.From(cmd.Context()).Stage("ground")
 			t, _, err := ground.Ground(cmd.Context(), p, ground.Options{MaxGround: maxGround})
 			if err != nil {
 				return failure(err)
@@ -73,6 +75,7 @@ with recursion need --depth.`,
 			}
 			defer w.Close()
 			t0 := time.Now()
+			progress.From(cmd.Context()).Stage("encode")
 			enc, err := satenc.Encode(cmd.Context(), folding.Task, depth, w, encOpt.sat)
 			if err != nil {
 				return failure(err)

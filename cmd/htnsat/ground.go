@@ -12,6 +12,7 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/internal/proc"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
 )
@@ -68,6 +69,7 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	if d <= 0 {
 		return context.WithCancel(ctx)
 	}
+	progress.From(ctx).SetLimit(d)
 	deadline := time.Now().Add(d)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	ctx, stop := context.WithCancelCause(ctx)
@@ -151,6 +153,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 	}
 	d := p.Domain
 	parsed := time.Now()
+	progress.From(ctx).Stage("ground")
 	t, st, err := ground.Ground(ctx, p, ground.Options{MaxGround: opts.maxGround})
 	if err != nil {
 		err = plan.WithCause(ctx, err)
@@ -161,6 +164,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 		return failure(err)
 	}
 	c0 := time.Now()
+	progress.From(ctx).Stage("compact")
 	f, err := ground.Compact(ctx, t)
 	if err != nil {
 		return failure(plan.WithCause(ctx, err))

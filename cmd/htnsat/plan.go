@@ -10,6 +10,7 @@ import (
 
 	"github.com/htnsat/htnsat/internal/pipeline"
 	"github.com/htnsat/htnsat/internal/proc"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
 )
@@ -170,7 +171,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	rep.TotalSeconds = time.Since(start).Seconds()
 	rep.PeakRSSMB = proc.SelfPeakRSSMB()
 	if err != nil {
-		rep.Message = err.Error()
+		rep.Message = describe(progress.From(ctx), err)
 		if opts.json {
 			writeJSON(opts.io.Out, rep)
 		}
@@ -216,6 +217,7 @@ func (opts *planOptions) improved(ctx context.Context, start time.Time) func(*pl
 				return err
 			}
 		}
+		progress.From(ctx).Best(int64(pl.TotalCost()))
 		fmt.Fprintf(opts.io.Err, "plan of cost %d (%d actions) at %.2f s\n", pl.TotalCost(), pl.Length(), time.Since(start).Seconds())
 		return nil
 	}

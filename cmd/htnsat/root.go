@@ -13,6 +13,7 @@ import (
 
 	"github.com/htnsat/htnsat/internal/atomicfile"
 	"github.com/htnsat/htnsat/internal/memguard"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -104,9 +105,15 @@ const DefaultMaxMemoryMB = 8192
 // rootOptions are the flags every command shares.
 type rootOptions struct {
 	maxMemoryMB int64
+	quiet       bool
 	stopGuard   func()
 	ctx         context.Context // the running command's, under its guards
+	tracker     *progress.Tracker
 }
+
+// showsProgress are the commands that show their progress on a terminal
+// (one run each; compare and ipc print their own).
+var showsProgress = map[string]bool{"plan": true, "ground": true, "cnf": true, "decode": true, "verify": true, "parse": true}
 
 func newRootCmd(ios *ioStreams, ro *rootOptions) *cobra.Command {
 	root := &cobra.Command{
@@ -128,6 +135,7 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
 	root.PersistentFlags().Int64Var(&ro.maxMemoryMB, "max-memory", DefaultMaxMemoryMB, "stop any stage, with status memory, once the heap or the resident memory (linked solvers included) passes this many MiB (0: no limit)")
+	root.PersistentFlags().BoolVarP(&ro.quiet, "quiet", "q", false, "no progress line on a terminal's standard error (plan, ground, cnf, decode, verify, parse show the stage, the time and the search's counters there after a second)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if err := checkFlags(cmd); err != nil {
 			return err
@@ -141,8 +149,14 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 			go watchdog(ctx, finished, unsignal, ios.Err)
 		}
 		ctx, stop := memguard.Start(ctx, ro.maxMemoryMB<<20)
+		ro.tracker = progress.New()
+		ctx = progress.With(ctx, ro.tracker)
 		cmd.SetContext(ctx)
 		ro.ctx = ctx
+		unshow := func() {}
+		if !ro.quiet && showsProgress[cmd.Name()] && isTerminal(ios.Err) {
+			unshow = ro.tracker.Show(ios.Err, time.Second)
+		}
 		// Many small runs in one process (compare, ipc, serve) collect
 		// far less often under a floor; a quarter of the memory limit
 		// at most, so the limit still leaves the collector room.
@@ -151,7 +165,7 @@ through the HDDL model of "Planning Sudoku for HDDL" and compares the engines.`,
 			floor = min(floor, lim/4)
 		}
 		unfloor := memguard.Floor(floor)
-		ro.stopGuard = func() { close(finished); unfloor(); stop(); unsignal() }
+		ro.stopGuard = func() { unshow(); close(finished); unfloor(); stop(); unsignal() }
 		return nil
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -189,7 +203,7 @@ func run(ctx context.Context, args []string, ios *ioStreams) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(ios.Err, "htnsat: %v\n", err)
+	fmt.Fprintf(ios.Err, "htnsat: %s\n", describe(ro.tracker, err))
 	var ue *usageError
 	var ee *exitError
 	switch {
@@ -201,6 +215,19 @@ func run(ctx context.Context, args []string, ios *ioStreams) int {
 		return exitUsage
 	}
 	return plan.StatusOf(err).ExitCode()
+}
+
+// describe is the message of err: a run out of time says when and where
+// (the stage and its counters), not "context deadline exceeded".
+func describe(t *progress.Tracker, err error) string {
+	msg := err.Error()
+	if t == nil || !errors.Is(err, context.DeadlineExceeded) {
+		return msg
+	}
+	if rest, ok := strings.CutSuffix(msg, context.DeadlineExceeded.Error()); ok {
+		return rest + t.OutOfTime()
+	}
+	return msg
 }
 
 // withGuardCause tells that the memory guard stopped a command that

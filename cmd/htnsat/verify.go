@@ -6,6 +6,7 @@ import (
 
 	"github.com/htnsat/htnsat/internal/input"
 	"github.com/htnsat/htnsat/internal/pipeline"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/verify"
 	"github.com/spf13/cobra"
@@ -45,6 +46,7 @@ plan line it concerns.`,
 				}
 				return withCode(exitFailure, fmt.Errorf("%s: %w", args[2], err))
 			}
+			progress.From(cmd.Context()).Stage("verify")
 			if err := verify.Verify(cmd.Context(), p, pl); err != nil {
 				if ctxErr := cmd.Context().Err(); ctxErr != nil {
 					return failure(plan.WithCause(cmd.Context(), err))

@@ -12,6 +12,7 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/verify"
@@ -87,6 +88,7 @@ func (in *incumbent) keep(a *answer) {
 // both improving searches side by side, each bounded by the best plan of
 // either, until one proves the best plan optimal.
 func (r *Result) optimize(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config, engine Engine) error {
+	progress.From(ctx).Stage("search for cheaper plans")
 	in := &incumbent{ctx: ctx, p: p, folding: folding, orig: r.Task, cfg: cfg}
 	in.cost.Store(math.MaxInt64)
 	if engine != Progression {

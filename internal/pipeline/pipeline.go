@@ -15,6 +15,7 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/verify"
@@ -140,6 +141,7 @@ func Load(ctx context.Context, domainFile, problemFile string) (*hddl.Problem, t
 		err error
 	}
 	done := make(chan parsed, 1)
+	progress.From(ctx).Stage("parse")
 	go func() {
 		_, p, err := hddl.LoadContext(ctx, domainFile, problemFile)
 		done <- parsed{p, err}
@@ -201,6 +203,7 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 			defer side.stop()
 		}
 	}
+	progress.From(ctx).Stage("ground")
 	t, gst, err := ground.Ground(gctx, p, cfg.Ground)
 	r.Task, r.GroundStats = t, gst
 	if side != nil {
@@ -311,9 +314,11 @@ func (r *Result) solve(ctx context.Context, p *hddl.Problem, folding *ground.Fol
 	var err error
 	switch engine {
 	case Progression:
+		progress.From(ctx).Stage("search")
 		sol, a.htn, err = htn.Solve(ctx, folding.Task, cfg.HTN)
 		lap("search")
 	case SAT:
+		progress.From(ctx).Stage("SAT")
 		sol, a.sat, err = satenc.Solve(ctx, folding.Task, cfg.SAT)
 		a.times.Add("encode", a.sat.Encode)
 		a.times.Add("solve", a.sat.Solve)
@@ -334,6 +339,7 @@ func (r *Result) solve(ctx context.Context, p *hddl.Problem, folding *ground.Fol
 	if cfg.NoVerify {
 		return a
 	}
+	progress.From(ctx).Stage("verify")
 	if err := verify.Verify(ctx, p, a.pl); err != nil {
 		a.err = fmt.Errorf("the plan found by %s does not verify: %w", engine, err)
 		return a
@@ -429,6 +435,7 @@ func (t Times) Total() time.Duration {
 // search (an optimising run improving its plans by branch and bound,
 // htn.OptimizeLazy).
 func (r *Result) lazy(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
+	progress.From(ctx).Stage("search (grounding on demand)")
 	return r.fallbackErr(r.lazyRun(ctx, p, lz, cfg))
 }
 

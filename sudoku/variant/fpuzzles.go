@@ -18,7 +18,7 @@ import (
 // MaxFileSize bounds an f-puzzles file.
 const MaxFileSize = 16 << 20
 
-// The f-puzzles keys read (see README for the exact subset); ignored are
+// The f-puzzles keys read (docs/sudoku.md#variants lists them); ignored are
 // the cosmetic ones: text, line, circle, rectangle, cage (unscored), the
 // author, title and ruleset, and the solver's own settings.
 var ignoredKeys = map[string]bool{
@@ -97,7 +97,7 @@ func ReadFPuzzlesFile(ctx context.Context, path string) (*Puzzle, error) {
 
 // ReadFPuzzles reads a puzzle in the f-puzzles JSON layout: "size", the
 // "grid" of cells (a "given" cell's "value" is a given digit), and the
-// constraints README lists; a key it does not know is an error, so that
+// constraints docs/sudoku.md lists; a key it does not know is an error, so that
 // no rule is silently dropped.
 func ReadFPuzzles(r io.Reader) (*Puzzle, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
@@ -571,7 +571,7 @@ func (rd *reader) constraint(p *Puzzle, key string, b json.RawMessage) error {
 		if ignoredKeys[key] {
 			return nil
 		}
-		return fmt.Errorf("constraint %q is not read (README lists those that are)", key)
+		return fmt.Errorf("constraint %q is not read (docs/sudoku.md#variants lists those that are)", key)
 	}
 	return nil
 }
