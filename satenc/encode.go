@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/htnsat/htnsat/ground"
@@ -171,10 +172,21 @@ func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Optio
 	if err != nil {
 		return nil, err
 	}
-	for e.Depth < depth {
+	gauge := plan.MemoryGaugeOf(ctx)
+	var base int64 // the memory in use before the formula
+	if gauge != nil {
+		base, _ = gauge()
+	}
+	for before := 0; e.Depth < depth; {
 		if err := e.AddLayer(); err != nil {
 			return nil, err
 		}
+		if gauge != nil && e.Depth >= 3 && e.Depth < depth {
+			if err := e.fits(gauge, base, depth, before); err != nil {
+				return nil, err
+			}
+		}
+		before = e.Clauses
 	}
 	final, err := e.Final()
 	if err != nil {
@@ -188,6 +200,53 @@ func Encode(ctx context.Context, t *ground.Task, depth int, sink Sink, opt Optio
 	// of the last layer)
 	e.preLits, e.preSeen, e.states, e.complete = nil, sets.U64Map{}, nil, true
 	return e, e.err
+}
+
+// fits refuses a formula whose growth says that depth layers would not
+// fit in the memory the gauge allows, and names the deepest that would.
+// It looks once the formula holds an eighth of the limit (what is used
+// beyond base, the memory before the formula): before, a layer's growth
+// says little of the next ones (the first layers of IPC 2023 SharpSAT
+// 20units grow 14 times each, the tenth twice) and building on costs
+// little. Each further layer is then taken to grow the clauses as the
+// last one did (before clauses to e.Clauses), each clause four times the
+// memory it takes so far.
+func (e *Encoding) fits(gauge plan.MemoryGauge, base int64, depth, before int) error {
+	used, limit := gauge()
+	formula := used - base
+	if limit <= 0 || before <= 0 || e.Clauses <= 0 || formula < limit/8 {
+		return nil
+	}
+	growth := max(1, float64(e.Clauses)/float64(before))
+	// four times what a clause takes now: the last layer's state and
+	// goal clauses nearly double the count, and writing the formula out
+	// (its variables' names) takes as much again (20units at depth 10:
+	// 6.2 million clauses in 142 MiB on the way, 11.8 million in 630 MiB
+	// in all)
+	perClause := 4 * float64(formula) / float64(e.Clauses)
+	needAt := func(d int) float64 {
+		return float64(base) + perClause*float64(e.Clauses)*math.Pow(growth, float64(d-e.Depth))
+	}
+	if needAt(depth) <= float64(limit) {
+		return nil
+	}
+	fit := e.Depth
+	for fit < depth && needAt(fit+1) <= float64(limit) {
+		fit++
+	}
+	return fmt.Errorf("%w: the formula of depth %d would take about %.3g clauses and %s (depth %d has %d clauses in %d MiB, the last layer %.1f times the one before); --max-memory (%d MiB) holds depth %d at most: give --depth %d, or plan the problem (htnsat plan grows the formula only as deep as its plan needs)",
+		ErrTooLarge, depth, float64(e.Clauses)*math.Pow(growth, float64(depth-e.Depth)), bytesString(needAt(depth)), e.Depth, e.Clauses, formula>>20, growth, limit>>20, fit, fit)
+}
+
+// bytesString writes a size in MiB, GiB or TiB.
+func bytesString(b float64) string {
+	switch {
+	case b >= 1<<40:
+		return fmt.Sprintf("%.3g TiB", b/(1<<40))
+	case b >= 1<<30:
+		return fmt.Sprintf("%.3g GiB", b/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MiB", b/(1<<20))
 }
 
 // stopped reports whether the encoding must stop; loops over vertices and

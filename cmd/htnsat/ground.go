@@ -84,6 +84,7 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 			case <-tick.C:
 				rss, ok := proc.RSS(pid)
 				if ok && time.Until(deadline) < time.Duration(rss>>20)*exitReserve>>10 {
+					progress.From(ctx).OutOfTimeNow()
 					stop(context.DeadlineExceeded)
 					return
 				}
@@ -105,6 +106,12 @@ type deadlineCtx struct {
 
 func (c deadlineCtx) Err() error {
 	if err := c.Context.Err(); err != nil {
+		if errors.Is(context.Cause(c.Context), context.DeadlineExceeded) {
+			// stopped early for the exit's reserve: out of time all
+			// the same, not cancelled (a context derived from this one
+			// says cancelled: describe reads the tracker's mark)
+			return context.DeadlineExceeded
+		}
 		return err
 	}
 	if !time.Now().Before(c.deadline) {

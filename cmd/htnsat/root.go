@@ -221,10 +221,14 @@ func run(ctx context.Context, args []string, ios *ioStreams) int {
 // (the stage and its counters), not "context deadline exceeded".
 func describe(t *progress.Tracker, err error) string {
 	msg := err.Error()
-	if t == nil || !errors.Is(err, context.DeadlineExceeded) {
+	ctxErr := context.DeadlineExceeded
+	if t.RanOutOfTime() && errors.Is(err, context.Canceled) {
+		ctxErr = context.Canceled // stopped early for the exit: out of time
+	}
+	if t == nil || !errors.Is(err, ctxErr) {
 		return msg
 	}
-	if rest, ok := strings.CutSuffix(msg, context.DeadlineExceeded.Error()); ok {
+	if rest, ok := strings.CutSuffix(msg, ctxErr.Error()); ok {
 		return rest + t.OutOfTime()
 	}
 	return msg

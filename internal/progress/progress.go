@@ -30,6 +30,9 @@ type Tracker struct {
 	// encoding's last depth and its clauses; the best plan's cost
 	// (-1: none yet)
 	nodes, depth, clauses, best atomic.Int64
+	// outOfTime: the command's time was declared up before its deadline
+	// (the time kept for a large process's exit)
+	outOfTime atomic.Bool
 }
 
 // New starts a tracker now.
@@ -56,6 +59,17 @@ func (t *Tracker) SetLimit(d time.Duration) {
 		t.limit.Store(int64(d))
 	}
 }
+
+// OutOfTimeNow records that the command's time is up, ahead of its
+// deadline: a context cancelled now means out of time.
+func (t *Tracker) OutOfTimeNow() {
+	if t != nil {
+		t.outOfTime.Store(true)
+	}
+}
+
+// RanOutOfTime reports whether OutOfTimeNow was called.
+func (t *Tracker) RanOutOfTime() bool { return t != nil && t.outOfTime.Load() }
 
 // Stage records the stage the command enters (parse, ground, search,
 // encode, verify, ...).
