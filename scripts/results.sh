@@ -60,6 +60,16 @@ for a in $ABLATION; do
 	run "ablation-$a" $HARD --engine $engines $flag
 done
 
+# Beyond 25x25 and the variants: 20 s a puzzle and engine (60 s for the
+# empty grid), the default build (gophersat); tabled apart (BEYOND.md).
+KILLER="$(for f in "$SUDOKU"/killer/*.json; do echo -f "$f"; done)"
+# shellcheck disable=SC2086
+run killer $KILLER --timeout 20s
+run 36x36-given40 -f "$SUDOKU/36x36/given40.txt" --timeout 20s
+run 36x36-empty -f "$SUDOKU/36x36/empty.txt" --timeout 60s
+run 49x49-given60 -f "$SUDOKU/49x49/given60.txt" --timeout 20s
+run 49x49-given50 -f "$SUDOKU/49x49/given50.txt" --limit 3 --timeout 20s
+
 machine() {
 	echo "Measured on $(uname -sm), $(nproc) cores,"
 	echo "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'),"
