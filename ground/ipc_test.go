@@ -40,7 +40,7 @@ func TestIPCSample(t *testing.T) {
 	if err != nil {
 		t.Skipf("skipping: %v", err)
 	}
-	ins, err := corpus.IPC(filepath.Join(dir, "data", "ipc2020"))
+	ins, _, err := corpus.IPC(filepath.Join(dir, "data", "ipc2020"))
 	if err != nil {
 		t.Fatal(err)
 	}

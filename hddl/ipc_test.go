@@ -12,7 +12,7 @@ func ipcInstances(t testing.TB) []corpus.Instance {
 	if err != nil {
 		t.Skipf("skipping: %v", err)
 	}
-	ins, err := corpus.IPC(dir + "/data/ipc2020")
+	ins, _, err := corpus.IPC(dir + "/data/ipc2020")
 	if err != nil {
 		t.Fatal(err)
 	}

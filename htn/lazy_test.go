@@ -181,7 +181,7 @@ func TestSolveLazyIPC(t *testing.T) {
 	if err != nil {
 		t.Skip("no ../shared: ", err)
 	}
-	all, err := corpus.IPC(filepath.Join(shared, "data", "ipc2020"))
+	all, _, err := corpus.IPC(filepath.Join(shared, "data", "ipc2020"))
 	if err != nil {
 		t.Fatal(err)
 	}

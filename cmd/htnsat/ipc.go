@@ -78,12 +78,17 @@ func newCmdIPC(ios *ioStreams) *cobra.Command {
   # both engines on a Slurm cluster, then the tables
   htnsat ipc ~/ipc2020-domains --stage plan --engine progression,htn-sat --slurm ~/exp/both
   htnsat ipc --collect ~/exp/both`,
-		Short: "Run a stage over the IPC 2020 HTN benchmark set and tabulate the results per domain",
-		Long: `Run "htnsat ground" or "htnsat plan" on every problem of the IPC 2020 set
-(default: ../shared/data/ipc2020, beside the repository, or $HTNSAT_SHARED/data/ipc2020;
-the competition's domains, github.com/panda-planner-dev/ipc2020-domains, one
-folder per track and domain), each in its own process with a time and memory
-limit, and print a per-domain table of the problems done, the time taken and the
+		Short: "Run a stage over an IPC HTN benchmark set (2020 or 2023) and tabulate the results per domain",
+		Long: `Run "htnsat ground" or "htnsat plan" on every problem of an IPC HTN benchmark
+set laid out as the 2020 and 2023 competitions did: one folder per track
+(total-order, partial-order), then one per domain, holding the problems (.hddl,
+or .pddl as IPC 2023's Lamps) and either one domain file whatever its name
+(domain.hddl, UL_domain.hddl) or a <problem>-domain.hddl beside each problem.
+Files that cannot be paired are skipped and listed on stderr. The default set
+is ../shared/data/ipc2020, beside the repository, or $HTNSAT_SHARED/data/ipc2020
+(github.com/panda-planner-dev/ipc2020-domains); ../shared/data/ipc2023 holds
+the 2023 one. Each problem runs in its own process with a time and memory
+limit; the table gives per domain the problems done, the time taken and the
 size of the ground task. Each problem is one row of --csv, written as soon as
 it is done; --resume keeps the rows of an earlier, interrupted run with the
 same --csv file and runs only the problems it lacks.
@@ -153,9 +158,10 @@ only the runs without a row (docs/cluster.md).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Stage, "stage", "ground", "what to run: ground or plan")
-	f.StringVar(&opts.Engine, "engine", "progression", "planning engine for --stage plan: progression, sat, auto or lazy")
+	f.StringVar(&opts.Engine, "engine", "auto", "planning engine for --stage plan: auto (plan's default), progression, sat or lazy")
 	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit per problem")
 	f.IntVar(&opts.Jobs, "jobs", 1, "problems run in parallel")
+	f.BoolVar(&opts.Pin, "pin", false, "run each problem on one CPU of its own (taskset -c), as the competitions do; --jobs at most the CPUs")
 	capFlag(f, "jobs", maxParallel)
 	f.StringVar(&opts.filter, "filter", "", "only problems whose track/domain/name contains this")
 	f.StringVar(&opts.CSV, "csv", "", "write one row per problem to this CSV file")
@@ -186,9 +192,19 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 	if opts.from == "" && (len(opts.pick.Statuses) > 0 || opts.pick.Over > 0) {
 		return &usageError{fmt.Errorf("--status and --over narrow --from: give --from CSV")}
 	}
-	ins, err := corpus.IPC(opts.dir)
+	ins, skipped, err := corpus.IPC(opts.dir)
 	if err != nil {
 		return err
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(ios.Err, "skipped %d files of %s:\n", len(skipped), opts.dir)
+		for i, sk := range skipped {
+			if i == 10 {
+				fmt.Fprintf(ios.Err, "  ... and %d more\n", len(skipped)-i)
+				break
+			}
+			fmt.Fprintf(ios.Err, "  %s: %s\n", sk.File, sk.Why)
+		}
 	}
 	if opts.Exe, err = os.Executable(); err != nil {
 		return err

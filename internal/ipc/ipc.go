@@ -37,6 +37,10 @@ type Options struct {
 	Extra   []string // more arguments for each run
 	CSV     string   // the CSV file of rows ("" for none); see Journal
 	Resume  bool     // keep the rows of an earlier run and run only the other problems
+	// Pin runs each problem on one CPU of its own, as the competitions
+	// do (taskset -c): the runs at once take the process's CPUs in turn
+	Pin bool
+	cpu int // the CPU of this run, with Pin
 	// Progress, if set, is called after each problem with the number done.
 	Progress func(done, total int, in corpus.Instance)
 }
@@ -173,14 +177,28 @@ func Run(ctx context.Context, sel []corpus.Instance, opts Options) ([]Result, er
 	}
 	var mu sync.Mutex
 	done := len(sel) - len(todo)
+	var cpus []int
+	if opts.Pin {
+		var err error
+		if cpus, err = proc.AllowedCPUs(); err != nil {
+			return nil, err
+		}
+		if opts.Jobs > len(cpus) {
+			return nil, fmt.Errorf("%d runs at once, each on a CPU of its own, need %d CPUs: this process may use %d", opts.Jobs, opts.Jobs, len(cpus))
+		}
+	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < max(opts.Jobs, 1); w++ {
 		wg.Add(1)
+		wopts := opts
+		if opts.Pin {
+			wopts.cpu = cpus[w]
+		}
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				r := runOne(ctx, sel[i], opts)
+				r := runOne(ctx, sel[i], wopts)
 				mu.Lock()
 				results[i] = r
 				done++
@@ -232,6 +250,10 @@ func runOne(ctx context.Context, in corpus.Instance, opts Options) Result {
 	cctx, cancel := context.WithTimeout(ctx, opts.Timeout+5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, opts.Exe, args...)
+	if opts.Pin {
+		// taskset execs the run: the child keeps its pid
+		cmd = exec.CommandContext(cctx, "taskset", append([]string{"-c", strconv.Itoa(opts.cpu), opts.Exe}, args...)...)
+	}
 	proc.Isolate(cmd)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

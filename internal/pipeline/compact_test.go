@@ -26,7 +26,7 @@ func TestCompactionIPC(t *testing.T) {
 	if err != nil {
 		t.Skip("no ../shared: ", err)
 	}
-	ins, err := corpus.IPC(filepath.Join(shared, "data", "ipc2020"))
+	ins, _, err := corpus.IPC(filepath.Join(shared, "data", "ipc2020"))
 	if err != nil {
 		t.Fatal(err)
 	}
