@@ -120,6 +120,7 @@ splice() {
 		echo "<!-- ipc:end -->"
 	} >"$OUT/IPC.md"
 	scripts/splice.sh ipc "$OUT/IPC.md"
+	scripts/figures.sh
 }
 
 for stage in $STAGES; do
@@ -131,6 +132,11 @@ for stage in $STAGES; do
 	auto-sample) run ipc-auto-sample --stage plan --engine auto --filter total-order --every 4 ;;
 	too-large) run ipc-too-large --stage plan --engine progression --from "$OUT/ipc-ground.csv" --status too-large ;;
 	optimize) run ipc-optimize --stage plan --engine progression --optimize --filter total-order ;;
+	# IPC 2023, as the competition ran it: each problem on one CPU of its
+	# own (--pin; JOBS at most the CPUs), 60 s, 8 GiB
+	ipc2023-auto) run ipc2023-auto "$SHARED/data/ipc2023" --stage plan --engine auto --pin ;;
+	ipc2023-progression) run ipc2023-progression "$SHARED/data/ipc2023" --stage plan --engine progression --pin ;;
+	ipc2023-sat) run ipc2023-sat "$SHARED/data/ipc2023" --stage plan --engine sat --pin ;;
 	optimize-sample) run ipc-optimize-sample --stage plan --engine progression --optimize --filter total-order --every 4 ;;
 	optimize-po-sample) run ipc-optimize-po-sample --stage plan --engine progression --optimize --filter partial-order --every 4 ;;
 	optimize-peers) run ipc-optimize-peers --stage plan --engine progression --optimize --filter total-order --first 4 --timeout 20s --quality results/peers/pandapi-greedy-p04.csv --quality results/peers/pandapi-astar-p04.csv ;;

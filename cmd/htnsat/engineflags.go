@@ -18,6 +18,7 @@ import (
 // plans (plan, compare, sudoku solve) and mapped to the engines' options
 // here alone.
 type engineFlags struct {
+	cores       int
 	maxGround   int
 	noFold      bool
 	noGroups    bool
@@ -69,6 +70,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 		})
 		to.AddFlagSet(f)
 	}()
+	f.IntVar(&e.cores, "cores", 0, "CPUs --engine auto may use (0: those this process may run on, as taskset and containers set them): on one, progression first and then the SAT engine, in turn; on more, side by side")
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
@@ -170,7 +172,10 @@ func (e *engineFlags) pipeline(engine pipeline.Engine) (pipeline.Config, error) 
 	if err != nil {
 		return pipeline.Config{}, err
 	}
-	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: sat}, nil
+	if e.cores < 0 {
+		return pipeline.Config{}, fmt.Errorf("--cores %d: give 1 or more, or 0 for the CPUs this process may use", e.cores)
+	}
+	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: sat, Cores: e.cores}, nil
 }
 
 // compare is the configuration of the Sudoku engines.

@@ -27,6 +27,8 @@ type ipcOptions struct {
 	pandaPI           string
 	either            []string
 	quality           []string
+	scores            []string
+	published         string
 	optimize, optimal bool
 	from              string
 	pick              ipc.Pick
@@ -137,6 +139,13 @@ only the runs without a row (docs/cluster.md).`,
 			if len(opts.either) > 0 {
 				return ipc.EitherTable(ios.Out, opts.either)
 			}
+			if len(opts.scores) > 0 {
+				runs, err := ipc.ReadRuns(opts.scores)
+				if err != nil {
+					return err
+				}
+				return printScores(ios.Out, runs, opts, opts.published)
+			}
 			if len(opts.quality) > 0 && !cmd.Flags().Changed("stage") {
 				runs, err := ipc.ReadRuns(opts.quality)
 				if err != nil {
@@ -178,6 +187,8 @@ only the runs without a row (docs/cluster.md).`,
 	f.BoolVar(&opts.optimal, "optimal", false, "--stage plan: each run searches for a proven optimal plan (plan --optimal)")
 	f.StringArrayVar(&opts.quality, "quality", nil, "score the plans of these runs' CSV files against each other (repeatable; alone, or beside a --stage plan run; see above)")
 	f.StringArrayVar(&opts.either, "either", nil, "count the problems solved by either of these runs' CSV files (repeatable; see above)")
+	f.StringArrayVar(&opts.scores, "scores", nil, "the IPC scores (coverage, agile, satisficing) of these runs' CSV files, per domain, beside the published IPC 2023 entrants (repeatable; --timeout is the runs' limit; see above)")
+	f.StringVar(&opts.published, "published", "", "the competition's published tables (TO-TABLE-*.csv, PO-TABLE-*.csv) for the scores (default: DIR/results, or ../shared/data/ipc2023/results with --scores)")
 	opts.slurmFlags.register(f, "write the runs as an experiment into this folder and submit it to Slurm as a job array (see above); --engine may list several engines", "--mem plus 256")
 	return cmd
 }
@@ -273,6 +284,21 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		verb = "solved (" + opts.Engine + ")"
 	}
 	ipc.Table(ios.Out, results, verb)
+	if opts.Stage == "plan" {
+		pub := opts.published
+		if pub == "" {
+			pub = filepath.Join(opts.dir, "results")
+		}
+		if _, err := os.Stat(filepath.Join(pub, "TO-TABLE-coverage.csv")); err == nil {
+			name := opts.Engine
+			if opts.CSV != "" {
+				name = strings.TrimSuffix(filepath.Base(opts.CSV), ".csv")
+			}
+			if err := printScores(ios.Out, []ipc.Rows{{Name: name, Rows: ipc.Keyed(results)}}, opts, pub); err != nil {
+				return err
+			}
+		}
+	}
 	if opts.Stage == "plan" && (opts.optimize || opts.optimal || len(others) > 0) {
 		fmt.Fprintln(ios.Out)
 		name := opts.Engine
@@ -282,6 +308,33 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		return ipc.QualityTable(ios.Out, append([]ipc.Rows{{Name: name, Rows: ipc.Keyed(results)}}, others...))
 	}
 	return nil
+}
+
+// printScores prints the IPC scores of runs beside the competition's
+// published tables in dir ("": ../shared/data/ipc2023/results when there,
+// else none).
+func printScores(w io.Writer, runs []ipc.Rows, opts *ipcOptions, dir string) error {
+	if dir == "" {
+		if shared, err := corpus.SharedDir(); err == nil {
+			dir = filepath.Join(shared, "data", "ipc2023", "results")
+		}
+	}
+	var pub *ipc.Published
+	if dir != "" {
+		var err error
+		if pub, err = ipc.ReadPublished(dir); err != nil && opts.published != "" {
+			return err
+		}
+	}
+	pin := "one CPU each"
+	if !opts.Pin {
+		pin = "the machine's CPUs"
+	}
+	note := fmt.Sprintf("%s a problem, %d MiB, %s, this machine", opts.Timeout, opts.MemMB, pin)
+	if len(opts.scores) > 0 {
+		note = fmt.Sprintf("scored with a limit of %s", opts.Timeout)
+	}
+	return ipc.ScoreTables(w, runs, opts.Timeout.Seconds(), pub, note)
 }
 
 // submitSlurm writes the experiment of the runs of sel (each problem with

@@ -34,7 +34,7 @@ type planOptions struct {
 func newCmdPlan(ios *ioStreams) *cobra.Command {
 	opts := &planOptions{io: ios}
 	cmd := &cobra.Command{
-		Use: "plan DOMAIN PROBLEM",
+		Use: "plan DOMAIN PROBLEM [PLANFILE]",
 		Example: `  # both engines side by side, the plan to stdout
   htnsat plan domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
   # the SAT engine, the plan to a file, a JSON report
@@ -44,11 +44,14 @@ func newCmdPlan(ios *ioStreams) *cobra.Command {
   # a totally ordered problem grounded on demand, without its full grounding
   htnsat plan --engine lazy testdata/costs/domain.hddl testdata/costs/problem.hddl
   # ever cheaper plans for 10 s, each printed as found (the last is the best)
-  htnsat plan --optimize --timeout 10s testdata/costs/domain.hddl testdata/costs/problem.hddl`,
+  htnsat plan --optimize --timeout 10s testdata/costs/domain.hddl testdata/costs/problem.hddl
+  # as the IPC runs a planner: DOMAIN PROBLEM PLANFILE
+  htnsat plan testdata/costs/domain.hddl testdata/costs/problem.hddl costs.plan`,
 		Short: "Find a plan by progression search or through SAT, and verify it",
 		Long: `Parse, ground and solve an HDDL problem. The plan is printed in the IPC 2020
-HTN plan format (to stdout, or to the file given by -o) and checked by the
-independent verifier; statistics go to stderr.
+HTN plan format (to stdout, or to the file given by -o or as the third
+argument, as the IPC's planner interface DOMAIN PROBLEM PLANFILE has it) and
+checked by the independent verifier; statistics go to stderr.
 
 Engines: progression (depth-first, greedy best-first or A* progression search
 over task networks), htn-sat (or sat: an HTN-to-CNF encoding solved by the linked CaDiCaL,
@@ -71,9 +74,15 @@ best so far) until the time limit, or until it proves the last plan optimal.
 --optimal searches for a plan of least cost and its proof from the start.
 Costs are the actions' (increase (total-cost) N) where the domain has them,
 1 per action otherwise.`,
-		Args: exactArgs(2),
+		Args: rangeArgs(2, 3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.domainFile, opts.problemFile = args[0], args[1]
+			if len(args) == 3 {
+				if opts.output != "" {
+					return &usageError{fmt.Errorf("the plan file is given twice: -o %s and %s", opts.output, args[2])}
+				}
+				opts.output = args[2]
+			}
 			ctx, cancel := withTimeout(cmd.Context(), opts.timeout)
 			defer cancel()
 			return runPlan(ctx, opts)
@@ -125,6 +134,7 @@ type planReport struct {
 	StageSeconds map[string]float64 `json:"stage_seconds"`
 	TotalSeconds float64            `json:"total_seconds"`
 	PeakRSSMB    float64            `json:"peak_rss_mb,omitempty"` // this process's peak resident memory so far (Linux)
+	Cores        int                `json:"cores"`                 // the CPUs auto may use (--cores)
 	// OnDemand is what the lazy engine grounded, when it planned
 	OnDemand *onDemandReport `json:"grounded_on_demand,omitempty"`
 }
@@ -166,7 +176,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	if res.Fallback != "" {
 		fmt.Fprintf(opts.io.Err, "%s: planning with grounding on demand (the lazy engine)\n", res.Fallback)
 	}
-	rep := &planReport{Domain: p.Domain.Name, Problem: p.Name, Engine: string(engine), Status: plan.StatusOf(err), StageSeconds: map[string]float64{}}
+	rep := &planReport{Domain: p.Domain.Name, Problem: p.Name, Engine: string(engine), Status: plan.StatusOf(err), StageSeconds: map[string]float64{}, Cores: cfg.UsedCores()}
 	fillReport(rep, res)
 	rep.TotalSeconds = time.Since(start).Seconds()
 	rep.PeakRSSMB = proc.SelfPeakRSSMB()

@@ -281,6 +281,17 @@ func exactArgs(n int) cobra.PositionalArgs {
 	}
 }
 
+// rangeArgs is cobra.RangeArgs with an error that run recognises as a
+// usage error.
+func rangeArgs(lo, hi int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.RangeArgs(lo, hi)(cmd, args); err != nil {
+			return &usageError{fmt.Errorf("%w\nusage: %s", err, cmd.UseLine())}
+		}
+		return nil
+	}
+}
+
 func isArgError(err error) bool {
 	// cobra reports unknown commands with this text
 	return err != nil && len(err.Error()) > 15 && err.Error()[:15] == "unknown command"

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -87,6 +88,18 @@ type Config struct {
 	// NoLazy keeps Progression and Auto from turning to the lazy engine
 	// when the full grounding is too large.
 	NoLazy bool
+	// Cores is how many CPUs Auto may use (0: the CPUs this process may
+	// run on). On two or more it runs its engines side by side (and the
+	// lazy engine beside the grounder); on one, in turn (oneCore).
+	Cores int
+}
+
+// UsedCores is the CPUs Auto may use.
+func (cfg Config) UsedCores() int {
+	if cfg.Cores > 0 {
+		return cfg.Cores
+	}
+	return runtime.NumCPU() // the process's affinity, as taskset sets it
 }
 
 // Result is what a run produced, as far as it got.
@@ -164,6 +177,45 @@ func Run(ctx context.Context, p *hddl.Problem, cfg Config) (*Result, error) {
 	return r, plan.WithCause(ctx, r.run(ctx, p, cfg))
 }
 
+// OneCoreShare is the share of the time Auto gives progression on one core
+// before it turns to the SAT engine (see inTurn).
+const OneCoreShare = 0.75
+
+// inTurn is Auto on one core: the engines in turn, each with the core to
+// itself, not side by side, where each would get half of it. Progression
+// searches first, for OneCoreShare of the time left (all of it when ctx
+// has no deadline), and the SAT engine then gets the rest, unless
+// progression concluded: a plan, or a proof that there is none.
+func (r *Result) inTurn(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config) error {
+	pctx, cancel := ctx, context.CancelFunc(func() {})
+	if d, ok := ctx.Deadline(); ok {
+		pctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Duration(OneCoreShare*float64(time.Until(d)))))
+	}
+	a := r.solve(pctx, p, folding, cfg, Progression)
+	cancel()
+	if a.err == nil || errors.Is(a.err, plan.ErrUnsolvable) || a.pl != nil || ctx.Err() != nil {
+		// a plan (verified or not), a proof that there is none, or the
+		// run's own end
+		r.take(a)
+		return a.err
+	}
+	b := r.solve(ctx, p, folding, cfg, SAT)
+	if b.err == nil || errors.Is(b.err, plan.ErrUnsolvable) || b.pl != nil || isContext(a.err) && !isContext(b.err) {
+		// SAT's answer, or, neither concluding, the error that says
+		// more (as side by side: progression's, unless it only ran out
+		// of its time)
+		r.take(b)
+		r.HTN = a.htn
+		for s, d := range a.times {
+			r.Times.Add(s, d)
+		}
+		return b.err
+	}
+	r.take(a)
+	r.SAT = b.sat
+	return a.err
+}
+
 // ErrClassical is the error of a problem without tasks: no initial task
 // network and no compound task in its domain.
 var ErrClassical = errors.New("a classical planning problem: the domain has no tasks and the problem no initial task network (:htn); htnsat plans HTN problems (HDDL), a PDDL problem needs a classical planner")
@@ -197,7 +249,7 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	// the grounding is done, or in its place if the grounding is refused
 	var side *lazySide
 	gctx := ctx
-	if engine == Auto && !cfg.NoLazy && !cfg.Optimize && !cfg.Optimal && p.IsTotalOrder() {
+	if engine == Auto && !cfg.NoLazy && !cfg.Optimize && !cfg.Optimal && p.IsTotalOrder() && cfg.UsedCores() > 1 {
 		if side = startLazy(ctx, p, cfg); side != nil {
 			gctx = side.groundCtx
 			defer side.stop()
@@ -357,6 +409,9 @@ func (r *Result) solve(ctx context.Context, p *hddl.Problem, folding *ground.Fol
 // neither concludes, the error is progression's unless that is only the
 // context's end.
 func (r *Result) race(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config) error {
+	if cfg.UsedCores() == 1 {
+		return r.inTurn(ctx, p, folding, cfg)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	answers := make(chan *answer, 2)

@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -93,23 +94,27 @@ func TestAuto(t *testing.T) {
 		{"sat held", pipeline.Config{SAT: shallow}, pipeline.Progression, nil},
 		{"both held", pipeline.Config{HTN: htnNodes(10), SAT: shallow}, pipeline.Progression, plan.ErrNodeLimit},
 	} {
-		c.cfg.Engine = pipeline.Auto
-		c.cfg.NoLazy = true // the two engines' race alone (see TestAutoBesideGrounding)
-		res, err := pipeline.Run(context.Background(), p, c.cfg)
-		if c.err != nil {
-			if !errors.Is(err, c.err) || res.Engine != c.want {
-				t.Errorf("%s: %v from %s, want %v from %s", c.name, err, res.Engine, c.err, c.want)
+		for _, cores := range []int{2, 1} {
+			c.cfg.Engine = pipeline.Auto
+			c.cfg.NoLazy = true // the two engines' race alone (see TestAutoBesideGrounding)
+			c.cfg.Cores = cores // side by side, then in turn (the same answers)
+			c.name = fmt.Sprintf("%s, %d cores", strings.Split(c.name, ",")[0], cores)
+			res, err := pipeline.Run(context.Background(), p, c.cfg)
+			if c.err != nil {
+				if !errors.Is(err, c.err) || res.Engine != c.want {
+					t.Errorf("%s: %v from %s, want %v from %s", c.name, err, res.Engine, c.err, c.want)
+				}
+				continue
 			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		if !res.Verified || res.Plan.Length() != 46 || c.want != "" && res.Engine != c.want {
-			t.Errorf("%s: verified %v, %d actions, by %s", c.name, res.Verified, res.Plan.Length(), res.Engine)
-		}
-		if res.HTN == nil || res.SAT == nil {
-			t.Errorf("%s: statistics of both engines expected", c.name)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if !res.Verified || res.Plan.Length() != 46 || c.want != "" && res.Engine != c.want {
+				t.Errorf("%s: verified %v, %d actions, by %s", c.name, res.Verified, res.Plan.Length(), res.Engine)
+			}
+			if res.HTN == nil || res.SAT == nil && (cores == 2 || res.Engine == pipeline.SAT) {
+				t.Errorf("%s: statistics of both engines expected", c.name)
+			}
 		}
 	}
 }
