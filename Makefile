@@ -10,7 +10,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 COMMIT   := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 LDFLAGS  := -X main.commit=$(COMMIT)
 
-.PHONY: all build build-cadical test test-cadical e2e e2e-slurm lint run bench fuzz ipc pandapi results vet fmt clean
+.PHONY: all build build-cadical test test-cadical e2e e2e-slurm lint run bench fuzz ipc pandapi results figures vet fmt clean
 
 all: build
 
@@ -71,6 +71,11 @@ bench:
 # The README's results: every engine over the shared puzzle sets (minutes).
 results: build
 	scripts/results.sh
+
+# The summaries README and the docs include, written again from the tables
+# in results/ (make results and make ipc end with it; seconds).
+figures:
+	scripts/figures.sh
 
 # The README's IPC 2020 tables: grounding, progression, SAT (hours).
 ipc: build

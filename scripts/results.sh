@@ -21,7 +21,9 @@ run() {
 		return
 	fi
 	date -u +%Y-%m-%d >"$OUT/$name.date"
-	git rev-parse --short HEAD >"$OUT/$name.commit" 2>/dev/null || true
+	# the binary's commit (make build records it), not HEAD's: a long run
+	# outlives later commits
+	if [ -s "$BIN.commit" ]; then cp "$BIN.commit" "$OUT/$name.commit"; else git rev-parse --short HEAD >"$OUT/$name.commit" 2>/dev/null || true; fi
 	echo "== $name: htnsat compare $*" >&2
 	echo "htnsat compare $*" >"$OUT/$name.cmd"
 	"$BIN" compare "$@" --csv "$OUT/$name.csv" --plot "$OUT/$name.svg" --markdown "$OUT/$name.md" >"$OUT/$name.txt"
@@ -125,4 +127,5 @@ machine() {
 } >"$OUT/RESULTS.md"
 
 scripts/splice.sh results "$OUT/RESULTS.md"
+scripts/figures.sh
 echo "results/RESULTS.md and docs/results.md updated" >&2

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Usage: scripts/splice.sh MARKER FILE
-# Replaces the block of docs/results.md between "<!-- MARKER:start" and
-# "<!-- MARKER:end -->" (markers included) by the contents of FILE, which
-# must carry its own markers.
+# Usage: scripts/splice.sh MARKER FILE [DOC]
+# Replaces the block of DOC (default docs/results.md) between "<!--
+# MARKER:start" and "<!-- MARKER:end -->" (markers included) by the
+# contents of FILE, which must carry its own markers.
 set -euo pipefail
 marker=$1
 file=$2
-doc=docs/results.md
+doc=${3:-docs/results.md}
 grep -q "<!-- $marker:start" $doc || { echo "$doc has no $marker markers" >&2; exit 1; }
 awk -v file="$file" -v start="<!-- $marker:start" -v end="<!-- $marker:end" '
 	index($0, start) == 1 { while ((getline line < file) > 0) print line; skip = 1; next }

@@ -78,3 +78,54 @@ func shCommands(t *testing.T, path string) []docCommand {
 	}
 	return out
 }
+
+// TestSplices: every block README.md and docs/*.md copy from results/
+// (between "<!-- NAME:start" and "<!-- NAME:end -->") is that file,
+// results/NAME.md in capitals, as it is now: a figure is written once, in
+// results/, and two pages cannot say two things (scripts/figures.sh and
+// the make targets that end with it write the blocks again).
+func TestSplices(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	docs = append([]string{filepath.Join(root, "README.md")}, docs...)
+	blocks := 0
+	for _, doc := range docs {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		for i := 0; i < len(lines); i++ {
+			name, ok := strings.CutPrefix(lines[i], "<!-- ")
+			name, _, found := strings.Cut(name, ":start")
+			if !ok || !found || strings.ContainsAny(name, " >") {
+				continue
+			}
+			end := "<!-- " + name + ":end -->"
+			j := i
+			for j < len(lines) && strings.TrimSpace(lines[j]) != end {
+				j++
+			}
+			if j == len(lines) {
+				t.Errorf("%s:%d: no %q", filepath.Base(doc), i+1, end)
+				continue
+			}
+			blocks++
+			want, err := os.ReadFile(filepath.Join(root, "results", strings.ToUpper(name)+".md"))
+			if err != nil {
+				t.Errorf("%s:%d: block %s: %v", filepath.Base(doc), i+1, name, err)
+				continue
+			}
+			if got := strings.Join(lines[i:j+1], ""); got != string(want) {
+				t.Errorf("%s:%d: block %s differs from results/%s.md: run make figures (or the make target that writes it)", filepath.Base(doc), i+1, name, strings.ToUpper(name))
+			}
+			i = j
+		}
+	}
+	if blocks < 5 {
+		t.Errorf("only %d blocks from results/", blocks)
+	}
+}
