@@ -39,6 +39,7 @@ plan line it concerns.`,
 				return failure(plan.WithCause(ctx, err))
 			}
 			defer f.Close()
+			progress.From(ctx).Stage("read the plan")
 			pl, err := plan.Read(input.Reader(ctx, f))
 			if err != nil {
 				if ctx.Err() != nil {
