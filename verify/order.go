@@ -145,22 +145,41 @@ func (v *verifier) placeChildren(children []*vnode, order []hddl.Order, total bo
 }
 
 // network is one task network being placed: the task it decomposes (nil
-// for the initial network), its graph, and how far placing it got.
+// for the initial network), its graph, and how far placing it got. A plan
+// a million decompositions deep keeps a million of them on placeChildren's
+// stack, most of one subtask: those share one graph and keep their two
+// per-task values in the struct itself (one, two), with no allocation
+// beyond it.
 type network struct {
 	task       *vnode
 	children   []*vnode
-	g          orderGraph
+	g          *orderGraph
 	topo       []int
 	firstAfter []int // per task: the earliest action of a task ordered after it, or hi
 	end        []int // per task placed: the state at which it ends
 	k          int   // tasks of topo placed
 	lo, latest int
-	pm         int // the state at which the task's method precondition holds
+	pm         int    // the state at which the task's method precondition holds
+	one        [2]int // firstAfter and end of a network of one task
 }
+
+// oneGraph is the graph of every network of one task (never written).
+var oneGraph = newOrderGraph(1, nil, true)
+
+// oneTopo is its topological order (never written).
+var oneTopo = []int{0}
 
 func newNetwork(task *vnode, children []*vnode, order []hddl.Order, total bool, lo, hi int) *network {
 	n := len(children)
-	f := &network{task: task, children: children, g: newOrderGraph(n, order, total), lo: lo, latest: lo}
+	f := &network{task: task, children: children, lo: lo, latest: lo}
+	if n == 1 {
+		f.g, f.topo = &oneGraph, oneTopo
+		f.one[0] = hi // no task after it
+		f.firstAfter, f.end = f.one[0:1:1], f.one[1:2:2]
+		return f
+	}
+	g := newOrderGraph(n, order, total)
+	f.g = &g
 	f.topo = f.g.topoSort()
 	f.firstAfter = f.g.scratch(0)
 	for k := n - 1; k >= 0; k-- {

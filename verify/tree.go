@@ -139,17 +139,16 @@ func (v *verifier) makeNodes() error {
 // the walk does not reach (a detached subtree, or a cycle of its own) is
 // an error at that line, whatever it would execute.
 func (v *verifier) reach() ([]*vnode, error) {
-	parent := make(map[*vnode]*vnode, len(v.nodes)) // nil for the roots
 	order := make([]*vnode, 0, len(v.nodes))
 	for _, r := range v.plan.Root {
 		n := v.nodes[r]
 		if n == nil {
 			return nil, v.errf(0, "root lists task id %d, which no line defines", r)
 		}
-		if _, dup := parent[n]; dup {
+		if n.reached {
 			return nil, v.errf(0, "root lists task id %d twice", r)
 		}
-		parent[n] = nil
+		n.reached = true
 		order = append(order, n)
 		v.roots = append(v.roots, n)
 	}
@@ -166,31 +165,32 @@ func (v *verifier) reach() ([]*vnode, error) {
 			if c == nil {
 				return nil, v.errf(n.line, "subtask id %d is defined by no line", s)
 			}
-			if p, seen := parent[c]; seen {
+			if c.reached {
+				p := c.parent
 				switch {
 				case c == n:
 					return nil, v.errf(n.line, "task %d lists itself as a subtask", n.id)
 				case p == nil:
 					return nil, v.errf(n.line, "task %d is in the root and also a subtask of %d", s, n.id)
-				case v.ancestor(c, n, parent):
+				case v.ancestor(c, n):
 					return nil, v.errf(n.line, "task %d is a subtask of its own descendant %d", s, n.id)
 				}
 				return nil, v.errf(n.line, "task %d is a subtask of both %d and %d", s, p.id, n.id)
 			}
-			parent[c] = n
+			c.reached, c.parent = true, n
 			order = append(order, c)
 		}
 	}
 	// the first line, in the file, that the walk did not reach
 	line, what, id := 0, "", 0
 	for _, a := range v.plan.Actions {
-		if _, ok := parent[v.nodes[a.ID]]; !ok {
+		if !v.nodes[a.ID].reached {
 			line, what, id = a.Line, "action", a.ID
 			break
 		}
 	}
 	for _, dc := range v.plan.Decomps {
-		if _, ok := parent[v.nodes[dc.ID]]; !ok && (line == 0 || dc.Line < line) {
+		if !v.nodes[dc.ID].reached && (line == 0 || dc.Line < line) {
 			line, what, id = dc.Line, "task", dc.ID
 			break
 		}
@@ -202,8 +202,8 @@ func (v *verifier) reach() ([]*vnode, error) {
 }
 
 // ancestor reports whether a is n or above n.
-func (v *verifier) ancestor(a, n *vnode, parent map[*vnode]*vnode) bool {
-	for ; n != nil; n = parent[n] {
+func (v *verifier) ancestor(a, n *vnode) bool {
+	for ; n != nil; n = n.parent {
 		if n == a {
 			return true
 		}

@@ -120,6 +120,8 @@ type vnode struct {
 	children []*vnode // children[k] is method subtask k
 	first    int      // first action position in the subtree, -1 if none
 	last     int
+	parent   *vnode // in the tree reached from the root (nil for a root)
+	reached  bool   // reached from the root
 }
 
 func (v *verifier) errf(line int, format string, args ...any) error {
