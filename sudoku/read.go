@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/htnsat/htnsat/internal/excerpt"
 	"github.com/htnsat/htnsat/internal/input"
@@ -278,7 +279,7 @@ func (rd *reader) handle(text string) {
 	}
 	drawn := strings.Contains(t, "|")
 	cells := strings.Map(func(r rune) rune {
-		if r == '|' || r == ' ' || r == '\t' {
+		if r == '|' || r == ' ' || r == '\t' || r == ',' {
 			return -1
 		}
 		return r
@@ -378,7 +379,8 @@ func (rd *reader) solutionLine(t string) {
 
 // numbers parses a line of whitespace-separated integers.
 func numbers(t string) ([]int, bool) {
-	f := strings.Fields(t)
+	// separated by white space or commas, as spreadsheets write them
+	f := strings.FieldsFunc(t, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 	out := make([]int, len(f))
 	for i, x := range f {
 		v, err := strconv.Atoi(x)

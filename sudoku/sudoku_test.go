@@ -81,6 +81,9 @@ func TestReadForms(t *testing.T) {
 		{"drawn", paperGrid.String()},
 		{"with name", paper + "  paper-puzzle"},
 		{"solution line", paper + ":1:"},
+		{"comma-separated numbers", strings.Join(strings.Split(strings.ReplaceAll(paper, ".", "0"), ""), ",")},
+		{"comma-separated rows", strings.ReplaceAll(rows(","), "\n", ",\n")},
+		{"comma-separated number rows", strings.NewReplacer(".", "0", " ", ", ").Replace(rows(" "))},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
