@@ -181,7 +181,7 @@ func TestAutoBesideGrounding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Auto})
+	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Auto, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestAutoStopsLazySide(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Auto})
+		res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Auto, Cores: 2})
 		done <- answer{res, err}
 	}()
 	select {
