@@ -1,62 +1,20 @@
 package report
 
 import (
-	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/htnsat/htnsat/internal/canvas"
 )
 
 // The two charts of Plot are drawn on a small vector canvas of our own
 // rather than through a plotting library: gonum/plot parsed its fonts in
 // package initialisation, which every htnsat process paid at start-up
-// whether or not it drew anything. The canvas has two backends, an SVG
-// writer (below) and a PNG rasteriser (raster.go). Coordinates are in
-// points, origin at the top left, y growing downwards.
-
-type pt struct{ x, y float64 }
-
-// anchor is where a text's reference point lies along the text.
-type anchor int
-
-const (
-	atStart anchor = iota
-	atMiddle
-	atEnd
-)
-
-type canvas interface {
-	// polyline strokes the points with butt ends and round joins; dash,
-	// when not empty, alternates drawn and skipped lengths.
-	polyline(pts []pt, c color.RGBA, width float64, dash []float64)
-	fillRect(x, y, w, h float64, c color.RGBA)
-	// text draws s with its baseline through (x, y); vertical text reads
-	// upwards, the anchor then running along the rotated baseline.
-	text(x, y float64, s string, size float64, a anchor, vertical bool, c color.RGBA)
-}
-
-// textWidth estimates the advance of s in a sans-serif face: the layout
-// must not depend on the fonts of whoever views the SVG.
-func textWidth(s string, size float64) float64 {
-	w := 0.0
-	for _, r := range s {
-		switch {
-		case strings.ContainsRune("il.,:;|!'", r):
-			w += 0.28
-		case strings.ContainsRune("fjrt() -", r):
-			w += 0.36
-		case r == 'm' || r == 'w' || r == 'M' || r == 'W':
-			w += 0.86
-		case r >= 'A' && r <= 'Z':
-			w += 0.68
-		default:
-			w += 0.56
-		}
-	}
-	return w * size
-}
+// whether or not it drew anything (internal/canvas: an SVG writer and a
+// PNG rasteriser). Coordinates are in points, origin at the top left, y
+// growing downwards.
 
 var (
 	black    = color.RGBA{0x22, 0x22, 0x22, 0xff}
@@ -144,26 +102,26 @@ func tickLabel(v, step float64) string {
 
 // drawLegend lists entries top-down from (x, y); mark draws each entry's
 // key in the 18-point-wide square before its label.
-func drawLegend(c canvas, x, y float64, labels []string, mark func(i int, x, y float64)) {
+func drawLegend(c canvas.Canvas, x, y float64, labels []string, mark func(i int, x, y float64)) {
 	for i, l := range labels {
 		ly := y + float64(i)*15
 		mark(i, x, ly)
-		c.text(x+24, ly+4, l, legendSize, atStart, false, black)
+		text(c, x+24, ly+4, l, legendSize, canvas.Start, false, black)
 	}
 }
 
 func legendWidth(labels []string) float64 {
 	w := 0.0
 	for _, l := range labels {
-		w = max(w, textWidth(l, legendSize))
+		w = max(w, canvas.TextWidth(l, legendSize))
 	}
 	return 24 + w + 8
 }
 
 // drawCactus draws the number of puzzles solved against the time each took
 // (log scale) into the panel p.
-func drawCactus(c canvas, p box, ss []series) {
-	c.text((p.left+p.right)/2, p.top+14, "Puzzles solved against time per puzzle", titleSize, atMiddle, false, black)
+func drawCactus(c canvas.Canvas, p box, ss []series) {
+	text(c, (p.left+p.right)/2, p.top+14, "Puzzles solved against time per puzzle", titleSize, canvas.Middle, false, black)
 	lo, hi, n := math.Inf(1), math.Inf(-1), 0
 	for _, s := range ss {
 		for _, y := range s.ys {
@@ -196,7 +154,7 @@ func drawCactus(c canvas, p box, ss []series) {
 	label := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	tickW := 0.0
 	for _, v := range ticks {
-		tickW = max(tickW, textWidth(label(v), tickSize))
+		tickW = max(tickW, canvas.TextWidth(label(v), tickSize))
 	}
 	var labels []string
 	for _, s := range ss {
@@ -210,23 +168,23 @@ func drawCactus(c canvas, p box, ss []series) {
 	xOf := func(k float64) float64 { return a.left + k/xmax*a.width() }
 	for _, v := range ticks {
 		y := yOf(v)
-		c.polyline([]pt{{a.left, y}, {a.right, y}}, gridGray, 0.8, nil)
-		c.polyline([]pt{{a.left - 4, y}, {a.left, y}}, black, 0.8, nil)
-		c.text(a.left-6, y+3.5, label(v), tickSize, atEnd, false, black)
+		polyline(c, []pt{{a.left, y}, {a.right, y}}, gridGray, 0.8, nil)
+		polyline(c, []pt{{a.left - 4, y}, {a.left, y}}, black, 0.8, nil)
+		text(c, a.left-6, y+3.5, label(v), tickSize, canvas.End, false, black)
 	}
 	for _, v := range minor {
 		y := yOf(v)
-		c.polyline([]pt{{a.left - 2, y}, {a.left, y}}, black, 0.6, nil)
+		polyline(c, []pt{{a.left - 2, y}, {a.left, y}}, black, 0.6, nil)
 	}
 	step := niceStep(xmax, 6)
 	for k := 0.0; k <= xmax+1e-9; k += step {
 		x := xOf(k)
-		c.polyline([]pt{{x, a.bottom}, {x, a.bottom + 4}}, black, 0.8, nil)
-		c.text(x, a.bottom+15, tickLabel(k, step), tickSize, atMiddle, false, black)
+		polyline(c, []pt{{x, a.bottom}, {x, a.bottom + 4}}, black, 0.8, nil)
+		text(c, x, a.bottom+15, tickLabel(k, step), tickSize, canvas.Middle, false, black)
 	}
-	c.polyline([]pt{{a.left, a.top}, {a.left, a.bottom}, {a.right, a.bottom}}, black, 0.8, nil)
-	c.text((a.left+a.right)/2, p.bottom-4, "puzzles solved", labelSize, atMiddle, false, black)
-	c.text(p.left+11, (a.top+a.bottom)/2, "time per puzzle (ms, log scale)", labelSize, atMiddle, true, black)
+	polyline(c, []pt{{a.left, a.top}, {a.left, a.bottom}, {a.right, a.bottom}}, black, 0.8, nil)
+	text(c, (a.left+a.right)/2, p.bottom-4, "puzzles solved", labelSize, canvas.Middle, false, black)
+	text(c, p.left+11, (a.top+a.bottom)/2, "time per puzzle (ms, log scale)", labelSize, canvas.Middle, true, black)
 	for _, s := range ss {
 		pts := make([]pt, len(s.ys))
 		for k, y := range s.ys {
@@ -235,17 +193,17 @@ func drawCactus(c canvas, p box, ss []series) {
 		if len(pts) == 1 { // a single puzzle: a short mark
 			pts = []pt{{pts[0].x - 3, pts[0].y}, {pts[0].x + 3, pts[0].y}}
 		}
-		c.polyline(pts, s.color, 1.5, s.dash)
+		polyline(c, pts, s.color, 1.5, s.dash)
 	}
 	drawLegend(c, a.right+12, a.top+6, labels, func(i int, x, y float64) {
-		c.polyline([]pt{{x, y}, {x + 18, y}}, ss[i].color, 1.5, ss[i].dash)
+		polyline(c, []pt{{x, y}, {x + 18, y}}, ss[i].color, 1.5, ss[i].dash)
 	})
 }
 
 // drawStages draws the mean time of each stage per engine and grid size,
 // stacked, into the panel p.
-func drawStages(c canvas, p box, bars []stack, stages []string) {
-	c.text((p.left+p.right)/2, p.top+14, "Mean time per stage (solved puzzles)", titleSize, atMiddle, false, black)
+func drawStages(c canvas.Canvas, p box, bars []stack, stages []string) {
+	text(c, (p.left+p.right)/2, p.top+14, "Mean time per stage (solved puzzles)", titleSize, canvas.Middle, false, black)
 	top := 0.0
 	for _, b := range bars {
 		sum := 0.0
@@ -261,7 +219,7 @@ func drawStages(c canvas, p box, bars []stack, stages []string) {
 	}
 	tickW := 0.0
 	for v := 0.0; v <= hi+step/2; v += step {
-		tickW = max(tickW, textWidth(tickLabel(v, step), tickSize))
+		tickW = max(tickW, canvas.TextWidth(tickLabel(v, step), tickSize))
 	}
 	// the legend lists the stages top-down as they stack
 	labels := make([]string, len(stages))
@@ -274,23 +232,23 @@ func drawStages(c canvas, p box, bars []stack, stages []string) {
 	vertical := false
 	labelH := 2*tickSize + 6.0
 	for _, b := range bars {
-		if max(textWidth(b.engine, tickSize), textWidth(b.size, tickSize)) > slot-4 {
+		if max(canvas.TextWidth(b.engine, tickSize), canvas.TextWidth(b.size, tickSize)) > slot-4 {
 			vertical = true
 		}
 	}
 	if vertical {
 		labelH = 0
 		for _, b := range bars {
-			labelH = max(labelH, textWidth(b.engine+" "+b.size, tickSize)+8)
+			labelH = max(labelH, canvas.TextWidth(b.engine+" "+b.size, tickSize)+8)
 		}
 	}
 	a.bottom = p.bottom - labelH - 6
 	yOf := func(v float64) float64 { return a.bottom - v/hi*a.height() }
 	for v := 0.0; v <= hi+step/2; v += step {
 		y := yOf(v)
-		c.polyline([]pt{{a.left, y}, {a.right, y}}, gridGray, 0.8, nil)
-		c.polyline([]pt{{a.left - 4, y}, {a.left, y}}, black, 0.8, nil)
-		c.text(a.left-6, y+3.5, tickLabel(v, step), tickSize, atEnd, false, black)
+		polyline(c, []pt{{a.left, y}, {a.right, y}}, gridGray, 0.8, nil)
+		polyline(c, []pt{{a.left - 4, y}, {a.left, y}}, black, 0.8, nil)
+		text(c, a.left-6, y+3.5, tickLabel(v, step), tickSize, canvas.End, false, black)
 	}
 	barW := min(40, slot*0.7)
 	for i, b := range bars {
@@ -301,20 +259,20 @@ func drawStages(c canvas, p box, bars []stack, stages []string) {
 				continue
 			}
 			y0, y1 := yOf(base), yOf(base+v)
-			c.fillRect(cx-barW/2, y1, barW, y0-y1, stageColor(si))
+			c.FillRect(cx-barW/2, y1, barW, y0-y1, stageColor(si))
 			base += v
 		}
 		if vertical {
-			c.text(cx+3.5, a.bottom+6, b.engine+" "+b.size, tickSize, atEnd, true, black)
+			text(c, cx+3.5, a.bottom+6, b.engine+" "+b.size, tickSize, canvas.End, true, black)
 		} else {
-			c.text(cx, a.bottom+13, b.engine, tickSize, atMiddle, false, black)
-			c.text(cx, a.bottom+13+tickSize+2, b.size, tickSize, atMiddle, false, black)
+			text(c, cx, a.bottom+13, b.engine, tickSize, canvas.Middle, false, black)
+			text(c, cx, a.bottom+13+tickSize+2, b.size, tickSize, canvas.Middle, false, black)
 		}
 	}
-	c.polyline([]pt{{a.left, a.top}, {a.left, a.bottom}, {a.right, a.bottom}}, black, 0.8, nil)
-	c.text(p.left+11, (a.top+a.bottom)/2, "ms", labelSize, atMiddle, true, black)
+	polyline(c, []pt{{a.left, a.top}, {a.left, a.bottom}, {a.right, a.bottom}}, black, 0.8, nil)
+	text(c, p.left+11, (a.top+a.bottom)/2, "ms", labelSize, canvas.Middle, true, black)
 	drawLegend(c, a.right+12, a.top+6, labels, func(i int, x, y float64) {
-		c.fillRect(x+4, y-5, 10, 10, stageColor(len(stages)-1-i))
+		c.FillRect(x+4, y-5, 10, 10, stageColor(len(stages)-1-i))
 	})
 }
 
@@ -322,66 +280,46 @@ func drawStages(c canvas, p box, bars []stack, stages []string) {
 const chartWidth, chartHeight = 900, 360
 
 // drawCharts draws both panels side by side on a white background.
-func drawCharts(c canvas, ss []series, bars []stack, stages []string) {
-	c.fillRect(0, 0, chartWidth, chartHeight, white)
+func drawCharts(c canvas.Canvas, ss []series, bars []stack, stages []string) {
+	c.FillRect(0, 0, chartWidth, chartHeight, white)
 	half := chartWidth / 2.0
 	drawCactus(c, box{left: 10, top: 8, right: half - 10, bottom: chartHeight - 8}, ss)
 	drawStages(c, box{left: half + 10, top: 8, right: chartWidth - 10, bottom: chartHeight - 8}, bars, stages)
 }
 
-// svgCanvas writes SVG elements.
-type svgCanvas struct{ b strings.Builder }
-
-func hex(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
-
-func num(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-
-func (s *svgCanvas) polyline(pts []pt, c color.RGBA, width float64, dash []float64) {
-	s.b.WriteString(`<polyline fill="none" stroke-linejoin="round" points="`)
-	for i, p := range pts {
-		if i > 0 {
-			s.b.WriteByte(' ')
-		}
-		s.b.WriteString(num(p.x) + "," + num(p.y))
-	}
-	fmt.Fprintf(&s.b, `" stroke="%s" stroke-width="%s"`, hex(c), num(width))
-	if len(dash) > 0 {
-		var ds []string
-		for _, d := range dash {
-			ds = append(ds, num(d))
-		}
-		fmt.Fprintf(&s.b, ` stroke-dasharray="%s"`, strings.Join(ds, " "))
-	}
-	s.b.WriteString("/>\n")
-}
-
-func (s *svgCanvas) fillRect(x, y, w, h float64, c color.RGBA) {
-	fmt.Fprintf(&s.b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>\n", num(x), num(y), num(w), num(h), hex(c))
-}
-
-var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
-
-func (s *svgCanvas) text(x, y float64, str string, size float64, a anchor, vertical bool, c color.RGBA) {
-	fmt.Fprintf(&s.b, `<text x="%s" y="%s" font-size="%s" fill="%s"`, num(x), num(y), num(size), hex(c))
-	switch a {
-	case atMiddle:
-		s.b.WriteString(` text-anchor="middle"`)
-	case atEnd:
-		s.b.WriteString(` text-anchor="end"`)
-	}
-	if vertical {
-		fmt.Fprintf(&s.b, ` transform="rotate(-90 %s %s)"`, num(x), num(y))
-	}
-	s.b.WriteString(">" + xmlText.Replace(str) + "</text>\n")
-}
-
 // writeSVG draws the charts as an SVG document.
 func writeSVG(w io.Writer, ss []series, bars []stack, stages []string) error {
-	var s svgCanvas
-	fmt.Fprintf(&s.b, `<svg xmlns="http://www.w3.org/2000/svg" width="%dpt" height="%dpt" viewBox="0 0 %d %d" font-family="'Go', 'DejaVu Sans', 'Liberation Sans', Arial, sans-serif">`+"\n",
-		chartWidth, chartHeight, chartWidth, chartHeight)
-	drawCharts(&s, ss, bars, stages)
-	s.b.WriteString("</svg>\n")
-	_, err := io.WriteString(w, s.b.String())
-	return err
+	s := canvas.NewSVG(chartWidth, chartHeight)
+	drawCharts(s, ss, bars, stages)
+	return s.Write(w)
+}
+
+// pngScale is the number of pixels per point of a PNG chart.
+const pngScale = 2
+
+// writePNG draws the charts as a PNG image.
+func writePNG(w io.Writer, ss []series, bars []stack, stages []string) error {
+	r, err := canvas.NewRaster(chartWidth, chartHeight, pngScale)
+	if err != nil {
+		return err
+	}
+	drawCharts(r, ss, bars, stages)
+	return r.WritePNG(w)
+}
+
+// pt is a point of the charts.
+type pt struct{ x, y float64 }
+
+// polyline strokes the points on c.
+func polyline(c canvas.Canvas, pts []pt, col color.RGBA, width float64, dash []float64) {
+	cp := make([]canvas.Pt, len(pts))
+	for i, p := range pts {
+		cp[i] = canvas.Pt{X: p.x, Y: p.y}
+	}
+	c.Polyline(cp, col, width, dash)
+}
+
+// text draws s in the chart's sans-serif.
+func text(c canvas.Canvas, x, y float64, s string, size float64, a canvas.Anchor, vertical bool, col color.RGBA) {
+	c.Text(x, y, s, canvas.Text{Size: size, Anchor: a, Vertical: vertical, Color: col})
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"github.com/htnsat/htnsat/internal/canvas"
 	"image/color"
 	"image/png"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -161,8 +161,8 @@ func TestPlot(t *testing.T) {
 			t.Errorf("the SVG has no %s", label)
 		}
 	}
-	if !strings.Contains(svg, `stroke="`+hex(lineColor(0))+`" stroke-width="1.50"`) ||
-		!strings.Contains(svg, `stroke="`+hex(lineColor(2))+`" stroke-width="1.50"`) {
+	if !strings.Contains(svg, `stroke="`+canvas.Hex(lineColor(0))+`" stroke-width="1.50"`) ||
+		!strings.Contains(svg, `stroke="`+canvas.Hex(lineColor(2))+`" stroke-width="1.50"`) {
 		t.Error("the SVG has no line in progression's or direct-sat's colour")
 	}
 
@@ -200,25 +200,6 @@ func TestPlot(t *testing.T) {
 	}
 	if _, err := PlotFormat(filepath.Join(dir, "p.jpg")); err == nil {
 		t.Error("a .jpg plot should be refused")
-	}
-}
-
-// TestDashed: a dash pattern draws its share of a line, piece by piece.
-func TestDashed(t *testing.T) {
-	line := []pt{{0, 0}, {50, 0}, {50, 50}} // 100 long, turning once
-	pieces := dashed(line, []float64{6, 2})
-	drawn := 0.0
-	for _, p := range pieces {
-		for i := 1; i < len(p); i++ {
-			drawn += math.Hypot(p[i].x-p[i-1].x, p[i].y-p[i-1].y)
-		}
-	}
-	// twelve periods of 8 draw 72, the last 4 are drawn too
-	if len(pieces) != 13 || math.Abs(drawn-76) > 1e-6 {
-		t.Errorf("%d pieces drawing %.3f, want 13 drawing 76", len(pieces), drawn)
-	}
-	if got := dashed(line, nil); len(got) != 1 || len(got[0]) != 3 {
-		t.Errorf("no dashes: %v", got)
 	}
 }
 
