@@ -232,7 +232,7 @@ embedded domain. An engine that runs out of time is reported as such.`,
 	f.BoolVar(&opts.line, "line", false, "print solutions in the one-line form")
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit per puzzle and engine")
 	f.IntVar(&opts.limit, "limit", 0, "solve only the first N puzzles")
-	f.StringVar(&opts.svg, "svg", "", "draw the solved grids to this SVG file (givens black, filled digits blue; a sheet for several puzzles)")
+	f.StringVar(&opts.svg, "svg", "", "draw the puzzles and their solutions to this .svg or .png file (givens black, solved digits blue, a variant's clues as setters draw them; a sheet for several puzzles)")
 	opts.engine.register(f)
 	return cmd
 }
@@ -245,6 +245,12 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	style, err := sudoku.ParseStyle(opts.style)
 	if err != nil {
 		return &usageError{err}
+	}
+	asPNG := false
+	if opts.svg != "" {
+		if asPNG, err = variant.PNGFile(opts.svg); err != nil {
+			return &usageError{fmt.Errorf("--svg %w", err)}
+		}
 	}
 	var puzzles []sudoku.Puzzle
 	var variants []*variant.Puzzle
@@ -295,7 +301,7 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		return err
 	}
 	j := judge{countLimit: eo.Count}
-	var pics []sudoku.Picture
+	var pics []variant.Picture
 	type job struct {
 		p sudoku.Puzzle
 		v *variant.Puzzle
@@ -322,7 +328,10 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		}
 		printSolve(ios.Out, p, runs, opts.line, eo.Count)
 		j.add(ios.Err, p, runs)
-		pic := sudoku.Picture{Title: p.Name, Puzzle: p.Grid}
+		pic := variant.Classic(p.Name, p.Grid, nil)
+		if jb.v != nil {
+			pic.Puzzle = jb.v // drawn with its clues
+		}
 		for i := range runs {
 			if runs[i].Verified {
 				pic.Solution = &runs[i].Solution
@@ -332,7 +341,7 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 		pics = append(pics, pic)
 	}
 	if opts.svg != "" {
-		if err := writeFile(ctx, ios, opts.svg, func(w io.Writer) error { return sudoku.WriteSheetSVG(w, pics, 3) }); err != nil {
+		if err := writeFile(ctx, ios, opts.svg, func(w io.Writer) error { return variant.WriteSheet(w, pics, 3, asPNG) }); err != nil {
 			return withCode(exitFailure, err)
 		}
 	}

@@ -17,13 +17,15 @@ import (
 func newCmdSudokuVariant(ios *ioStreams) *cobra.Command {
 	var count int
 	var rate bool
-	var mzn, xcsp, engines, style, hddlOut, hddlChecks string
+	var mzn, xcsp, engines, style, hddlOut, hddlChecks, picture string
 	var timeout time.Duration
 	var ef engineFlags
 	cmd := &cobra.Command{
 		Use: "variant FILE.json",
 		Example: `  htnsat sudoku variant sudoku/variant/testdata/dune.json --count 2
-  htnsat sudoku variant sudoku/variant/testdata/paper-killer-thermo.json --engine all --mzn paper.mzn`,
+  htnsat sudoku variant sudoku/variant/testdata/paper-killer-thermo.json --engine all --mzn paper.mzn
+  # the puzzle and its solution drawn, clues and all
+  htnsat sudoku variant sudoku/variant/testdata/lines.json --svg lines.png`,
 		Short: "Solve a variant puzzle (killer, thermo, arrow, kropki, XV, lines, ...) in the f-puzzles layout",
 		Long: `Read a puzzle in the f-puzzles JSON layout (docs/sudoku.md lists the constraints read;
 any other is an error) and solve it with each engine asked: direct-sat (its
@@ -33,7 +35,10 @@ and problem): the progression search with killer totals and thermometers
 checked as each cell is filled, htn-sat with them checked after the fills
 (a smaller formula). Every solution is checked against every rule. --count N makes
 direct-sat count the solutions up to N; --mzn and --xcsp write the same
-instance as MiniZinc (the language of the best-known variant models) and XCSP3.`,
+instance as MiniZinc (the language of the best-known variant models) and XCSP3;
+--svg F.svg (or F.png) draws the puzzle, every clue as setters draw them, and
+the digits of the first verified solution in blue (the puzzle alone when no
+engine solves it).`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := countOption(count, false); err != nil {
@@ -54,6 +59,12 @@ instance as MiniZinc (the language of the best-known variant models) and XCSP3.`
 			eo, err := ef.compare()
 			if err != nil {
 				return err
+			}
+			asPNG := false
+			if picture != "" {
+				if asPNG, err = variant.PNGFile(picture); err != nil {
+					return &usageError{fmt.Errorf("--svg %w", err)}
+				}
 			}
 			v, err := variant.ReadFPuzzlesFile(cmd.Context(), args[0])
 			if err != nil {
@@ -99,6 +110,18 @@ instance as MiniZinc (the language of the best-known variant models) and XCSP3.`
 				cancel()
 			}
 			printSolve(ios.Out, p, runs, false, count)
+			if picture != "" {
+				pic := variant.Picture{Title: name, Puzzle: v}
+				for i := range runs {
+					if runs[i].Verified {
+						pic.Solution = &runs[i].Solution
+						break
+					}
+				}
+				if err := writeFile(cmd.Context(), ios, picture, func(w io.Writer) error { return variant.WriteSheet(w, []variant.Picture{pic}, 1, asPNG) }); err != nil {
+					return withCode(exitFailure, err)
+				}
+			}
 			if rate {
 				m, err := v.CSPModel()
 				if err != nil {
@@ -124,6 +147,7 @@ instance as MiniZinc (the language of the best-known variant models) and XCSP3.`
 	f.StringVar(&mzn, "mzn", "", "also write the puzzle as a MiniZinc model to this file")
 	f.StringVar(&xcsp, "xcsp", "", "also write the puzzle as an XCSP3 instance to this file")
 	f.StringVar(&hddlOut, "hddl", "", "also write the HDDL domain and problem to this directory")
+	f.StringVar(&picture, "svg", "", "draw the puzzle, its clues and its solution to this .svg or .png file")
 	f.StringVar(&hddlChecks, "hddl-checks", "at-fill", "the model --hddl writes: killer totals and thermometers checked at-fill (as the progression search plans it) or after-fills (as htn-sat does)")
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time limit per engine")
 	ef.register(f)

@@ -382,6 +382,7 @@ func (rd *reader) constraint(p *Puzzle, key string, b json.RawMessage) error {
 		}
 		if on {
 			p.Extra = append(p.Extra, disjointGroups(p.Grid.Box)...)
+			p.Disjoint = true
 		}
 	case "odd", "even":
 		var cs []fpCell1

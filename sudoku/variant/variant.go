@@ -71,6 +71,7 @@ type Puzzle struct {
 	DiagonalAnti bool    // bottom left to top right: no digit twice
 	AntiKnight   bool    // cells a knight's move apart differ
 	AntiKing     bool    // cells a king's move apart differ
+	Disjoint     bool    // Extra holds the disjoint groups (drawn as a rule, not as regions)
 	// NegativeRatio, NegativeDifference and NegativeXV: every dot or mark
 	// is given, so adjacent cells without one must not satisfy it.
 	NegativeRatio, NegativeDifference, NegativeXV bool
