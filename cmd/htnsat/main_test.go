@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/csp"
 	"image/png"
 	"io"
 	"os"
@@ -92,6 +94,64 @@ func TestGenerateKiller(t *testing.T) {
 		if code != 0 || strings.Count(out, "solved     yes") != 3 || !strings.Contains(out, "1 solution") {
 			t.Errorf("%s: exit %d\n%s%s", f, code, out, errOut)
 		}
+	}
+}
+
+// TestGenerateLevel: sudoku generate --level sac makes 20 9x9 puzzles,
+// each with one solution (counted by search, as its line records) and
+// rated sac by sudoku rate; --variant makes a diagonal Sudoku's givens,
+// one solution that keeps its diagonals; --unique alone, puzzles with one
+// solution and no given that can go.
+func TestGenerateLevel(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "sac.txt")
+	if code, _, errOut := runCLI(t, "", "sudoku", "generate", "--level", "sac", "--count", "20", "--seed", "7", "-o", file); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "", "sudoku", "rate", "-f", file)
+	if code != 0 || !strings.Contains(out, "20 puzzles: sac 20") {
+		t.Errorf("rate: exit %d\n%s%s", code, out, errOut)
+	}
+	b, _ := os.ReadFile(file)
+	m := csp.NewModel(3)
+	lines := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		parts := strings.Split(l, ":")
+		g, err := sudoku.ParseLine(parts[0])
+		if err != nil || len(parts) != 3 || parts[1] != "1" {
+			t.Fatalf("%q: %v", l, err)
+		}
+		res, err := m.Search(context.Background(), g, 2, csp.GACAll)
+		if err != nil || res.Solutions != 1 || res.First.Line() != parts[2] {
+			t.Errorf("%s: %d solutions", parts[0], res.Solutions)
+		}
+		lines++
+	}
+	if lines != 20 {
+		t.Errorf("%d puzzles", lines)
+	}
+	// solve checks the recorded counts and solutions
+	if code, _, errOut := runCLI(t, "", "sudoku", "solve", "--engine", "direct-sat", "--line", "-f", file); code != 0 {
+		t.Errorf("solve: exit %d: %s", code, errOut)
+	}
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x.json")
+	row := "[" + strings.Repeat("{},", 8) + "{}]"
+	os.WriteFile(x, []byte(`{"size":9,"diagonal+":true,"diagonal-":true,"grid":[`+strings.Repeat(row+",", 8)+row+`]}`), 0o644)
+	if code, _, errOut := runCLI(t, "", "sudoku", "generate", "--level", "gac", "--variant", x, "--count", "2", "-o", filepath.Join(dir, "out")); code != 0 {
+		t.Fatalf("variant: exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"x-01.json", "x-02.json"} {
+		code, out, errOut := runCLI(t, "", "sudoku", "variant", filepath.Join(dir, "out", f), "--count", "2")
+		if code != 0 || !strings.Contains(out, "1 solution") {
+			t.Errorf("%s: exit %d\n%s%s", f, code, out, errOut)
+		}
+	}
+	code, out, errOut = runCLI(t, "", "sudoku", "generate", "--unique", "--count", "2", "--size", "4")
+	if code != 0 || strings.Count(out, ":1:") != 2 {
+		t.Errorf("--unique: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, _ := runCLI(t, "", "sudoku", "generate", "--level", "gac-each"); code != exitUsage {
+		t.Errorf("--level gac-each: exit %d", code)
 	}
 }
 

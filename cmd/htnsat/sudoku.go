@@ -13,6 +13,7 @@ import (
 	"github.com/htnsat/htnsat/internal/compare"
 	"github.com/htnsat/htnsat/plan"
 	"github.com/htnsat/htnsat/sudoku"
+	"github.com/htnsat/htnsat/sudoku/csp"
 	"github.com/htnsat/htnsat/sudoku/variant"
 	"github.com/spf13/cobra"
 )
@@ -327,7 +328,13 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 			cancel()
 		}
 		printSolve(ios.Out, p, runs, opts.line, eo.Count)
-		j.add(ios.Err, p, runs)
+		if disagreed := j.add(ios.Err, p, runs); !disagreed && eo.Count == 0 {
+			// not asked to count: count up to what tells a second
+			// solution, or the count the file records, apart
+			pctx, cancel := withTimeout(ctx, opts.timeout)
+			j.checkCount(pctx, ios.Err, p, jb.v, runs, veo)
+			cancel()
+		}
 		pic := variant.Classic(p.Name, p.Grid, nil)
 		if jb.v != nil {
 			pic.Puzzle = jb.v // drawn with its clues
@@ -454,11 +461,12 @@ type judge struct {
 
 // add judges the runs of one puzzle and tells each disagreement, with the
 // puzzle's file and line, on w.
-func (j *judge) add(w io.Writer, p sudoku.Puzzle, runs []compare.Run) {
+func (j *judge) add(w io.Writer, p sudoku.Puzzle, runs []compare.Run) (disagreed bool) {
 	for _, r := range runs {
 		j.runs++
 		if msg := disagreement(p, r, j.countLimit); msg != "" {
 			j.disagree++
+			disagreed = true
 			fmt.Fprintf(w, "%s: %s: %s\n", p.Source, r.Engine, msg)
 			continue
 		}
@@ -471,6 +479,7 @@ func (j *judge) add(w io.Writer, p sudoku.Puzzle, runs []compare.Run) {
 			j.unsolved++
 		}
 	}
+	return disagreed
 }
 
 // disagreement says how run r contradicts the answer p records, or ""
@@ -490,6 +499,52 @@ func disagreement(p sudoku.Puzzle, r compare.Run, limit int) string {
 	}
 	return ""
 }
+
+// checkCount counts the solutions of a puzzle one of its runs solved, up
+// to one more than the file records (at least 2; a variant by direct SAT,
+// a classic puzzle by search): a puzzle with several solutions is told (a
+// warning), and a count the file records that the puzzle does not have is
+// a disagreement, as a recorded solution is. A count that runs out of time
+// says nothing.
+func (j *judge) checkCount(ctx context.Context, w io.Writer, p sudoku.Puzzle, v *variant.Puzzle, runs []compare.Run, eo compare.Options) {
+	var sol *sudoku.Grid
+	for i := range runs {
+		if runs[i].Verified {
+			sol = &runs[i].Solution
+			break
+		}
+	}
+	if sol == nil {
+		return
+	}
+	limit := min(max(2, p.SolutionCount+1), MaxRecordedCount)
+	var n int
+	if v != nil {
+		res, err := variant.Solve(ctx, v, eo.SAT.Solver, limit)
+		if err != nil {
+			return
+		}
+		n = res.Solutions
+	} else {
+		// search maintaining GAC counts hundreds of solutions in
+		// milliseconds, where re-solving with each blocked takes seconds
+		res, err := csp.NewModel(p.Grid.Box).Search(ctx, p.Grid, limit, csp.GACAll)
+		if err != nil {
+			return
+		}
+		n = res.Solutions
+	}
+	switch {
+	case p.SolutionCount >= 0 && n != min(p.SolutionCount, limit):
+		j.disagree++
+		fmt.Fprintf(w, "%s: counted %d solutions (up to %d), the file records %d\n", p.Source, n, limit, p.SolutionCount)
+	case n > 1:
+		fmt.Fprintf(w, "%s: warning: the puzzle has more than one solution (%d found, counting up to %d)\n", p.Source, n, limit)
+	}
+}
+
+// MaxRecordedCount bounds the solutions counted to check a recorded count.
+const MaxRecordedCount = 1000
 
 // exit is the command's exit: 1 when a run disagreed with its file, 3
 // when one ran out of time, 1 when one found no verified answer, 0 when
