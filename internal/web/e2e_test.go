@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,6 +66,16 @@ func TestE2E(t *testing.T) {
 	}
 	if n := count(`#board .cell`); n != 81 {
 		t.Fatalf("%d cells", n)
+	}
+	// before any solve, no empty table shows its headers; every control
+	// has a name a screen reader says (a label, or aria-label)
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("table")].filter(t => t.offsetParent !== null && !t.querySelector("tbody tr")).map(t => t.id)`))
+	if err != nil || len(shown) > 0 {
+		t.Errorf("empty tables shown before a solve: %v (%v)", shown, err)
+	}
+	unlabelled, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("input, select, textarea")].filter(e => !(e.labels && e.labels.length) && !e.getAttribute("aria-label")).map(e => e.id || e.outerHTML)`))
+	if err != nil || len(unlabelled) > 0 {
+		t.Errorf("controls without a label: %v (%v)", unlabelled, err)
 	}
 	for i, e := range []string{"direct-sat", "progression", "htn-sat"} {
 		if err := chromedp.Do(ctx,
@@ -139,13 +150,34 @@ func TestE2E(t *testing.T) {
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// the layout: nothing wider than the window, the header bar as wide
-	// as the page, at a laptop's window and at a phone's width, for a
-	// 9x9 and a 16x16 grid
-	type layout struct {
-		Scroll, Inner, Header float64
+	// a variant (an f-puzzles file): drawn with its clues and solution,
+	// as SVG and then as PNG, each a picture the browser decodes
+	dune, err := filepath.Abs("../../sudoku/variant/testdata/dune.json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	const measure = `({scroll: document.documentElement.scrollWidth, inner: window.innerWidth, header: document.querySelector("header").getBoundingClientRect().width})`
+	const picture = `(() => { const i = document.getElementById("variantPicture"); return !document.getElementById("variant").hidden && i.complete && i.naturalWidth > 300 && i.src.startsWith("data:image/%s") })()`
+	if err := chromedp.Do(ctx,
+		chromedp.SetUploadFiles(chromedp.ID("file"), []string{dune}),
+		wait(fmt.Sprintf(picture, "svg")),
+		chromedp.Click(chromedp.ID("variantPNG")),
+		wait(fmt.Sprintf(picture, "png")),
+		wait(settled),
+	); err != nil {
+		t.Fatalf("a variant's picture: %v", err)
+	}
+	if st, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("status"))); err != nil || !strings.Contains(st, "dune: a variant, solved") {
+		t.Errorf("status after the variant: %q (%v)", st, err)
+	}
+	// the layout: nothing wider than the window, the header bar as wide
+	// as the page, the whole grid in view (its last column not cut off),
+	// at a laptop's window and at a phone's width, for a 9x9 and a 16x16
+	// grid
+	type layout struct {
+		Scroll, Inner, Header, BoardRight, LastRight, BoardScroll, BoardClient float64
+	}
+	const measure = `(() => { const b = document.getElementById("board"), cells = b.querySelectorAll(".cell"); return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, header: document.querySelector("header").getBoundingClientRect().width,
+		boardRight: b.getBoundingClientRect().right, lastRight: cells[cells.length-1].getBoundingClientRect().right, boardScroll: b.scrollWidth, boardClient: b.clientWidth} })()`
 	for _, size := range []string{"9", "16"} {
 		if err := chromedp.Do(ctx,
 			chromedp.SetValue(chromedp.ID("newSize"), size),
@@ -164,6 +196,15 @@ func TestE2E(t *testing.T) {
 			}
 			if l.Scroll > l.Inner+0.5 || l.Header < l.Inner-0.5 {
 				t.Errorf("%sx%s grid at %dx%d: the page is %.0f px wide, the window %.0f, the header %.0f", size, size, vp[0], vp[1], l.Scroll, l.Inner, l.Header)
+			}
+			if l.BoardRight > l.Inner+0.5 || l.LastRight > l.BoardRight+0.5 || l.BoardScroll > l.BoardClient+0.5 {
+				t.Errorf("%sx%s grid at %dx%d: the board ends at %.1f, its last cell at %.1f (the window: %.0f; the board scrolls %.0f of %.0f)", size, size, vp[0], vp[1], l.BoardRight, l.LastRight, l.Inner, l.BoardScroll, l.BoardClient)
+			}
+			if vp[0] == 390 && size == "9" {
+				shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+				if err == nil {
+					os.WriteFile(filepath.Join(filepath.Dir(path), "page-390.png"), shot, 0o644)
+				}
 			}
 		}
 	}

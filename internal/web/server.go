@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,7 @@ import (
 	"github.com/htnsat/htnsat/satenc"
 	"github.com/htnsat/htnsat/sudoku"
 	"github.com/htnsat/htnsat/sudoku/csp"
+	"github.com/htnsat/htnsat/sudoku/variant"
 )
 
 //go:embed static
@@ -138,6 +140,7 @@ func New(opt Options) (*Server, error) {
 	s.mux.HandleFunc("POST /api/parse", s.api(s.parse))
 	s.mux.HandleFunc("POST /api/hddl", s.api(s.hddl))
 	s.mux.HandleFunc("POST /api/cnf", s.api(s.cnf))
+	s.mux.HandleFunc("POST /api/picture", s.api(s.picture))
 	s.mux.HandleFunc("GET /api/sets", s.api(s.listSets))
 	s.mux.HandleFunc("GET /api/set", s.api(s.getSet))
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -249,6 +252,11 @@ type request struct {
 	Level  string `json:"level"`
 	Limit  int    `json:"limit"`
 	Kind   string `json:"kind"`
+	// /api/picture: a variant in the f-puzzles layout (instead of
+	// puzzle), whether to solve it, and the format (svg or png)
+	FPuzzles string `json:"fpuzzles"`
+	Solve    bool   `json:"solve"`
+	Format   string `json:"format"`
 }
 
 // readRequest reads the JSON body of a POST endpoint.
@@ -560,6 +568,71 @@ func (s *Server) hddl(r *http.Request) (any, error) {
 		return nil, bad("%v", err)
 	}
 	return map[string]string{"domain": string(dom), "problem": string(prob)}, nil
+}
+
+// picture draws a puzzle (a grid, or a variant in the f-puzzles layout
+// with its clues) and, asked to, its solution found by direct SAT, as an
+// SVG or PNG data URL.
+func (s *Server) picture(r *http.Request) (any, error) {
+	ctx, done, err := s.limited(r, s.solves)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	q, err := readRequest(r)
+	if err != nil {
+		return nil, err
+	}
+	asPNG := false
+	switch q.Format {
+	case "", "svg":
+	case "png":
+		asPNG = true
+	default:
+		return nil, bad("format %q: svg or png", q.Format)
+	}
+	var v *variant.Puzzle
+	if q.FPuzzles != "" {
+		if v, err = variant.ReadFPuzzles(strings.NewReader(q.FPuzzles)); err != nil {
+			return nil, bad("f-puzzles: %v", err)
+		}
+	} else {
+		p, err := sudoku.ParsePuzzle(q.Puzzle)
+		if err != nil {
+			return nil, bad("puzzle: %v", err)
+		}
+		v = &variant.Puzzle{Grid: p.Grid}
+	}
+	if v.Size() > MaxSize {
+		return nil, bad("a %dx%d grid: the page serves up to %dx%d", v.Size(), v.Size(), MaxSize, MaxSize)
+	}
+	answer := map[string]any{"status": "not solved"}
+	var sol *sudoku.Grid
+	if q.Solve {
+		res, err := variant.Solve(ctx, v, nil, 1)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			answer["status"] = "timeout"
+		case err != nil:
+			answer["status"] = "unsolvable"
+		default:
+			sol = &res.Solution
+			answer["status"], answer["solution"] = "solved", res.Solution.Line()
+		}
+	}
+	var b bytes.Buffer
+	if err := variant.WriteSheet(&b, []variant.Picture{{Title: v.Title, Puzzle: v, Solution: sol}}, 1, asPNG); err != nil {
+		return nil, err
+	}
+	mime := "image/svg+xml"
+	if asPNG {
+		mime = "image/png"
+	}
+	w, h := variant.PictureSize(v, v.Title)
+	answer["image"] = "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(b.Bytes())
+	answer["width"], answer["height"] = w, h
+	answer["title"] = v.Title
+	return answer, nil
 }
 
 func (s *Server) cnf(r *http.Request) (any, error) {

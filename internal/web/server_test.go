@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -344,5 +345,42 @@ func TestEngineNames(t *testing.T) {
 	}
 	if code, out := post(t, ts, "/api/solve", `{"puzzle":"12345"}`); code != 400 || !strings.Contains(out["error"].(string), "has 5") {
 		t.Errorf("puzzle 12345: %d %v", code, out)
+	}
+}
+
+// TestPicture: /api/picture draws a variant with its clues and, asked
+// to, its solution, as SVG or PNG data; a plain puzzle too; a bad format
+// or a bad file is a 400.
+func TestPicture(t *testing.T) {
+	ts := newServer(t, Options{})
+	dune, err := os.ReadFile("../../sudoku/variant/testdata/dune.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := func(fields map[string]any) string {
+		b, _ := json.Marshal(fields)
+		return string(b)
+	}
+	code, out := post(t, ts, "/api/picture", body(map[string]any{"fpuzzles": string(dune), "solve": true}))
+	img, _ := out["image"].(string)
+	if code != 200 || out["status"] != "solved" || !strings.HasPrefix(img, "data:image/svg+xml;base64,") || len(out["solution"].(string)) != 81 {
+		t.Fatalf("svg: %d %v %.60s", code, out["status"], img)
+	}
+	svg, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(img, "data:image/svg+xml;base64,"))
+	if err != nil || !strings.Contains(string(svg), `<g class="killer-cages">`) || !strings.Contains(string(svg), "Dune") {
+		t.Errorf("the SVG: %v %.200s", err, svg)
+	}
+	code, out = post(t, ts, "/api/picture", body(map[string]any{"fpuzzles": string(dune), "format": "png"}))
+	img, _ = out["image"].(string)
+	if code != 200 || out["status"] != "not solved" || !strings.HasPrefix(img, "data:image/png;base64,") {
+		t.Errorf("png: %d %v %.60s", code, out["status"], img)
+	}
+	if code, out = post(t, ts, "/api/picture", body(map[string]any{"puzzle": paper})); code != 200 {
+		t.Errorf("a plain puzzle: %d %v", code, out)
+	}
+	for _, b := range []map[string]any{{"puzzle": paper, "format": "gif"}, {"fpuzzles": "{not json"}, {"fpuzzles": `{"size":9,"sandwichsum":[]}`}} {
+		if code, out := post(t, ts, "/api/picture", body(b)); code != 400 {
+			t.Errorf("%v: %d %v", b, code, out)
+		}
 	}
 }

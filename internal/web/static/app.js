@@ -201,11 +201,27 @@ $("load").onclick = async () => {
   try { const r = await api("/api/parse", { puzzle: $("paste").value }); setPuzzle(r.puzzle); status("loaded"); }
   catch (e) { status(e.message, true); }
 };
+// a variant (an f-puzzles file): drawn with its clues and, once direct
+// SAT solves it, its solution; PNG on demand
+let variantText = "";
+async function showVariant(text, name, format) {
+  const r = await api("/api/picture", { fpuzzles: text, solve: true, format: format || "svg" });
+  variantText = text;
+  const img = $("variantPicture");
+  img.src = r.image; img.alt = `${r.title || name}: the variant's clues and its solution (${r.status})`;
+  img.dataset.format = format || "svg";
+  $("variantDownload").href = r.image; $("variantDownload").download = (name.replace(/\.json$/, "") || "puzzle") + "." + (format || "svg");
+  $("variant").hidden = false;
+  status(`${name}: a variant, ${r.status}`);
+}
+$("variantPNG").onclick = async () => { try { await showVariant(variantText, $("variantDownload").download.replace(/\.(svg|png)$/, ""), "png"); } catch (e) { status(e.message, true); } };
 $("file").onchange = async () => {
   const f = $("file").files[0];
   if (!f) return;
   try {
-    const r = await api("/api/parse", { puzzle: await f.text() });
+    const text = await f.text();
+    if (text.trimStart().startsWith("{")) { await showVariant(text, f.name); return; }
+    const r = await api("/api/parse", { puzzle: text });
     const i = Math.min(+$("setIndex").value || 0, r.puzzles.length - 1);
     setPuzzle(r.puzzles[i]); status(`${f.name}: puzzle ${i} of ${r.puzzles.length} (the number box picks another)`);
   } catch (e) { status(e.message, true); }
