@@ -165,6 +165,21 @@ func TestSlurm(t *testing.T) {
 		t.Errorf("ipc --collect of an optimising experiment: %v\n%s", err, out)
 	}
 
+	// a folder whose name a shell and sbatch would split or expand (a
+	// space, quotes, a $, a % of Slurm's filename patterns): its tasks
+	// run, their logs land in its logs folder, and --collect reads them
+	expE := filepath.Join(dir, `exp 'E' "$HOME" %j`)
+	if out, err := htnsat("ipc", corpus, "--stage", "plan", "--engine", "progression", "--filter", "split", "--timeout", "10s", "--slurm", expE); err != nil {
+		t.Fatalf("ipc --slurm to an odd folder: %v\n%s", err, out)
+	}
+	wait(expE)
+	if csv := collect(expE); status(csv, "p1.hddl") != "solved" || status(csv, "p2.hddl") != "solved" {
+		t.Errorf("an odd folder's rows:\n%s", csv)
+	}
+	if logs, _ := filepath.Glob(filepath.Join(expE, "logs", "*_*.out")); len(logs) == 0 {
+		t.Errorf("no task log in %s/logs", expE)
+	}
+
 	// submitting again runs exactly the runs Slurm stopped
 	for _, exp := range []string{expA, expB} {
 		out, err := htnsat("ipc", "--slurm", exp, "--no-submit")
