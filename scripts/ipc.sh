@@ -123,6 +123,43 @@ splice() {
 	scripts/figures.sh
 }
 
+# splice2023: the IPC 2023 tables (results/IPC2023.md), each run's table
+# and the IPC scores of the runs side by side, beside the published
+# entrants
+splice2023() {
+	local runs=()
+	{
+		echo "<!-- ipc2023:start (written by scripts/ipc.sh; do not edit) -->"
+		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), each problem on one CPU of its own (--pin), 60 s and 8 GiB a problem."
+		for name in ipc2023-auto ipc2023-progression ipc2023-sat; do
+			[ -s "$OUT/$name.md" ] || continue
+			runs+=(--scores "$OUT/$name.csv")
+			echo
+			case $name in
+			ipc2023-auto) echo "#### The default engine (auto) on one core: progression, then the SAT engine (plans verified)" ;;
+			ipc2023-progression) echo "#### Progression search alone, one core (plans verified)" ;;
+			ipc2023-sat) echo "#### SAT engine alone, one core (plans verified)" ;;
+			esac
+			echo
+			at=""
+			[ -s "$OUT/$name.commit" ] && at=" with commit $(cat "$OUT/$name.commit")"
+			jobs=$(cat "$OUT/$name.jobs" 2>/dev/null || echo 2)
+			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at, $jobs problems at a time, each on a CPU of its own)"
+			echo
+			cat "$OUT/$name.md"
+		done
+		if [ ${#runs[@]} -gt 0 ]; then
+			echo
+			echo "#### The IPC scores of these runs, beside the 2023 entrants"
+			echo
+			echo "\`htnsat ipc ${runs[*]} --timeout 60s --published ../shared/data/ipc2023/results\`"
+			"$BIN" ipc "${runs[@]}" --timeout 60s --published "$SHARED/data/ipc2023/results"
+		fi
+		echo "<!-- ipc2023:end -->"
+	} >"$OUT/IPC2023.md"
+	scripts/splice.sh ipc2023 "$OUT/IPC2023.md"
+}
+
 for stage in $STAGES; do
 	case $stage in
 	ground) run ipc-ground --stage ground ;;
@@ -134,9 +171,25 @@ for stage in $STAGES; do
 	optimize) run ipc-optimize --stage plan --engine progression --optimize --filter total-order ;;
 	# IPC 2023, as the competition ran it: each problem on one CPU of its
 	# own (--pin; JOBS at most the CPUs), 60 s, 8 GiB
-	ipc2023-auto) run ipc2023-auto "$SHARED/data/ipc2023" --stage plan --engine auto --pin ;;
-	ipc2023-progression) run ipc2023-progression "$SHARED/data/ipc2023" --stage plan --engine progression --pin ;;
-	ipc2023-sat) run ipc2023-sat "$SHARED/data/ipc2023" --stage plan --engine sat --pin ;;
+	ipc2023-auto)
+		run ipc2023-auto "$SHARED/data/ipc2023" --stage plan --engine auto --pin
+		splice2023
+		continue
+		;;
+	ipc2023-progression)
+		run ipc2023-progression "$SHARED/data/ipc2023" --stage plan --engine progression --pin
+		splice2023
+		continue
+		;;
+	ipc2023-sat)
+		run ipc2023-sat "$SHARED/data/ipc2023" --stage plan --engine sat --pin
+		splice2023
+		continue
+		;;
+	splice2023)
+		splice2023
+		continue
+		;;
 	optimize-sample) run ipc-optimize-sample --stage plan --engine progression --optimize --filter total-order --every 4 ;;
 	optimize-po-sample) run ipc-optimize-po-sample --stage plan --engine progression --optimize --filter partial-order --every 4 ;;
 	optimize-peers) run ipc-optimize-peers --stage plan --engine progression --optimize --filter total-order --first 4 --timeout 20s --quality results/peers/pandapi-greedy-p04.csv --quality results/peers/pandapi-astar-p04.csv ;;
