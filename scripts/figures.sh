@@ -34,6 +34,20 @@ total() {
 	awk -F' *\\| *' -v col="$2" -v track="$3" '$2 == track && index($3, "**all") == 1 { print $col; exit }' "$1"
 }
 
+# published FILE winner|best: from a table of the competition's, the
+# winner's total, or the sum over the domains of the best entrant's
+published() {
+	awk -F, -v what="$2" 'NR > 1 && NF > 2 {
+		if ($2 + 0 > win + 0) win = $2 + 0
+		for (i = 3; i <= NF; i++) if ($i + 0 > best[i] + 0) best[i] = $i + 0
+		n = NF
+	} END {
+		if (what == "winner") { print win; exit }
+		for (i = 3; i <= n; i++) s += best[i]
+		print s
+	}' "$1"
+}
+
 sudoku_rows() {
 	local name label
 	while IFS='|' read -r name label; do
@@ -99,6 +113,13 @@ fi
 		else
 			echo "(measured at $(cat "$OUT/ipc-progression.commit"))."
 		fi
+	fi
+	if [ -s "$OUT/ipc2023-auto.md" ]; then
+		echo "On IPC 2023 (\`STAGES=ipc2023-auto scripts/ipc.sh\`, each problem on one CPU, 60 s and 8 GiB; [tables](docs/results.md#results-ipc-2023)):"
+		echo "the default engine solves $(total "$OUT/ipc2023-auto.md" 4 total-order) total-order and $(total "$OUT/ipc2023-auto.md" 4 partial-order) partial-order problems"
+		pub=${SHARED:-../shared}/data/ipc2023/results
+		echo "(measured at $(cat "$OUT/ipc2023-auto.commit")); in the competition's published tables (1 CPU, 8 GB, 1800 s on"
+		echo "its machines) the winners solved $(published "$pub/TO-TABLE-coverage.csv" winner) and $(published "$pub/PO-TABLE-coverage.csv" winner), the best entrant of each domain $(published "$pub/TO-TABLE-coverage.csv" best) and $(published "$pub/PO-TABLE-coverage.csv" best) in all."
 	fi
 	if [ -s "$OUT/QUALITY.md" ]; then
 		echo "Better plans with \`--optimize\` (60 s each, total order):"
