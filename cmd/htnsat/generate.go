@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/sudoku"
 	"github.com/htnsat/htnsat/sudoku/csp"
 	"github.com/htnsat/htnsat/sudoku/variant"
@@ -23,6 +25,7 @@ func newCmdSudokuGenerate(ios *ioStreams) *cobra.Command {
 	var seed uint64
 	var output, level, variantFile string
 	var unique bool
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use: "generate --size N",
 		Example: `  # ten 36×36 puzzles with 40 % of the cells given
@@ -64,6 +67,10 @@ extra regions, diagonals, disjoint groups, cages without totals) are made
 to order, one f-puzzles file per puzzle.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := withTimeout(cmd.Context(), timeout)
+			defer cancel()
+			cmd.SetContext(ctx)
+			progress.From(ctx).Stage("generate")
 			k, err := boxOfSize(size)
 			if err != nil {
 				return err
@@ -108,6 +115,7 @@ to order, one f-puzzles file per puzzle.`,
 	f.StringVar(&level, "level", "", "puzzles with one solution that this consistency level (fc, ac, gac, sac, sgac) finds and the one below does not")
 	f.IntVar(&tries, "tries", 200, "--level: grids tried for each puzzle")
 	f.StringVar(&variantFile, "variant", "", "make the givens of this f-puzzles variant (all-different clues only); -o is then a directory")
+	f.DurationVar(&timeout, "timeout", 0, "give up after this long (0: no limit); nothing is written then")
 	return cmd
 }
 
