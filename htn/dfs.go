@@ -1177,21 +1177,67 @@ func (s *dfs) search() (bool, error) {
 const dupPays = 1 << 16
 
 // expand searches below the current node, once search has found it
-// neither a dead end nor visited.
+// neither a dead end nor visited: a check that holds, or else each
+// applicable action, is taken first (scanFront, tryActions); then a
+// compound task is chosen (chooseTask), forced or filtered by the choice
+// groups (forcedMove, filterGroups), refined by look-ahead and the last
+// conflict (refineChoice), branched on by value (valueBranch) or
+// decomposed by each of its methods in turn (tryMethods).
 func (s *dfs) expand() (bool, error) {
 	if len(s.front.Members) == 0 {
 		return s.goalHolds(), nil
 	}
-	// A check that holds now may as well run now: it changes nothing and
-	// only frees its successors. In eager mode a method's precondition must
-	// hold when it is chosen, as in SHOP2; the complete mode lets a check
-	// wait for other tasks to make it true.
-	var prims []int32
 	frame := int32(-1)
 	if s.serial {
 		frame = s.frame()
 	}
-	compound := false
+	prims, compound, done, ok, err := s.scanFront(frame)
+	if done {
+		return ok, err
+	}
+	applied, ok, err := s.tryActions(prims)
+	if ok || err != nil {
+		return ok, err
+	}
+	if !compound || (applied && !s.opt.CompletePO) {
+		return false, nil
+	}
+	best, bestN, bestW, dead := s.chooseTask(frame)
+	if dead || best < 0 {
+		return false, nil
+	}
+	if s.groups != nil {
+		if done, ok, err := s.forcedMove(frame); done {
+			return ok, err
+		}
+		if done, ok, err := s.filterGroups(); done {
+			return ok, err
+		}
+	}
+	if best, dead = s.refineChoice(best, bestN, bestW, frame); dead {
+		return false, nil
+	}
+	if s.groups != nil && !s.opt.NoValueBranch {
+		if done, ok, err := s.valueBranch(best, frame); done {
+			return ok, err
+		}
+	}
+	if s.repeatCut(best) {
+		return false, nil
+	}
+	return s.tryMethods(best)
+}
+
+// scanFront looks at the tasks the front offers (those of the serial
+// frame and after): a check that holds now is taken at once (it changes
+// nothing and only frees its successors); in eager mode a check that does
+// not hold ends the node, as a method's precondition must hold when it is
+// chosen (SHOP2), while the complete mode lets it wait for other tasks to
+// make it true; a compound task left without a live method (its choice
+// group values taken elsewhere) is a dead end. It returns the primitive
+// tasks, whether there is a compound one, and, when done, the node's
+// answer.
+func (s *dfs) scanFront(frame int32) (prims []int32, compound, done, ok bool, err error) {
 	for _, n := range s.front.Members {
 		nd := &s.nodes[n]
 		switch {
@@ -1202,13 +1248,13 @@ func (s *dfs) expand() (bool, error) {
 			if s.holds(sm.Pre, sm.NegPre) {
 				s.apply(n)
 				if ok, err := s.search(); ok || err != nil {
-					return ok, err
+					return nil, false, true, ok, err
 				}
 				s.undo()
-				return false, nil
+				return nil, false, true, false, nil
 			}
 			if !s.opt.CompletePO {
-				return false, nil
+				return nil, false, true, false, nil
 			}
 		case int(nd.id) < s.v.nA:
 			prims = append(prims, n)
@@ -1220,20 +1266,23 @@ func (s *dfs) expand() (bool, error) {
 			if s.groups != nil && s.live(int(nd.id)-s.v.nA) == 0 {
 				s.conflict(n)
 				s.stats.DeadEnds++
-				return false, nil
+				return nil, false, true, false, nil
 			}
 		}
 	}
-	// Applicable primitive tasks first, trying each as the next one; then
-	// the chosen compound task, trying each of its methods. In eager mode
-	// (as in SHOP2) a compound task is decomposed only when no primitive
-	// task can be applied, so a method's actions run as soon as they can;
-	// the complete mode also tries the decompositions after the actions.
-	// The compound tasks are scored only then: a node that applies an
-	// action (most nodes of a long plan) does not look at them, and a task
-	// left without a method is found at the next node that does.
+	return prims, compound, false, false, nil
+}
+
+// tryActions tries each applicable primitive task of prims as the next
+// step. Actions go first: in eager mode (as in SHOP2) a compound task is
+// decomposed only when no primitive task can be applied, so a method's
+// actions run as soon as they can; the complete mode also tries the
+// decompositions after the actions. The compound tasks are scored only
+// then: a node that applies an action (most nodes of a long plan) does
+// not look at them, and a task left without a method is found at the next
+// node that does.
+func (s *dfs) tryActions(prims []int32) (applied, ok bool, err error) {
 	slices.Sort(prims)
-	applied := false
 	for _, n := range prims {
 		nd := &s.nodes[n]
 		if s.actDead[nd.id] {
@@ -1246,104 +1295,113 @@ func (s *dfs) expand() (bool, error) {
 		applied = true
 		s.apply(n)
 		if ok, err := s.search(); ok || err != nil {
-			return ok, err
+			return applied, ok, err
 		}
 		s.undo()
 	}
-	if !compound || (applied && !s.opt.CompletePO) {
-		return false, nil
-	}
-	best, bestN, ties := int32(-1), int32(0), 0
-	bestW := int64(1)
+	return applied, false, nil
+}
+
+// chooseTask picks the compound task to decompose: a task with at most
+// one live method first; with Focus, one of the latest decomposition's
+// tasks, so that it is carried on before another is begun; among those,
+// with MRV, the one with the fewest live methods per weight (the earliest
+// among equals, or one at random after a restart), else the one added
+// last. A task without a live method is a dead end (dead).
+func (s *dfs) chooseTask(frame int32) (best, bestN int32, bestW int64, dead bool) {
+	best, bestN, bestW = -1, 0, 1
+	ties := 0
 	for _, n := range s.front.Members {
 		nd := &s.nodes[n]
-		switch {
-		case nd.batch < frame, nd.kind == nodeCheck, int(nd.id) < s.v.nA:
+		if nd.batch < frame || nd.kind == nodeCheck || int(nd.id) < s.v.nA {
 			continue
-		default:
-			// the compound task to decompose: a task with at most one live
-			// method first; with Focus, one of the latest decomposition's
-			// tasks, so that it is carried on before another is begun;
-			// among those with MRV the one with the fewest live methods
-			// (the earliest among equals), else the one added last (or one
-			// of them at random after a restart)
-			c, w := s.score(int(nd.id) - s.v.nA)
-			if c == 0 {
-				s.conflict(n)
-				s.stats.DeadEnds++
-				return false, nil
-			}
-			if best >= 0 && !s.opt.NoFocus && c > 1 && bestN > 1 && nd.batch != s.nodes[best].batch {
-				// both have a choice: the later decomposition goes first
-				if nd.batch > s.nodes[best].batch {
-					best, bestN, bestW, ties = n, c, w, 1
-				}
-				continue
-			}
-			// compare c/w with bestN/bestW
-			lhs, rhs := int64(c)*bestW, int64(bestN)*w
-			switch {
-			case best < 0, !s.opt.NoMRV && lhs < rhs:
-				best, bestN, bestW, ties = n, c, w, 1
-			case !s.opt.NoMRV && lhs == rhs && s.rng != nil:
-				ties++
-				if s.rng.IntN(ties) == 0 {
-					best = n
-				}
-			case !s.opt.NoMRV && lhs == rhs && n < best:
-				best = n
-			case s.opt.NoMRV && n > best:
-				best = n
-			}
 		}
-	}
-	if best < 0 {
-		return false, nil
-	}
-	if s.groups != nil {
-		// a value only one task of a group can still take: no choice
-		if n, m, ok := s.groups.forcedMove(s); ok && s.nodes[n].batch >= frame {
-			if s.repeatCut(n) || s.recursionCut(n, m) {
-				return false, nil
-			}
-			s.stats.Forced++
-			s.decomposeNode(n, m)
-			if ok, err := s.search(); ok || err != nil {
-				return ok, err
-			}
-			s.undo()
-			return false, nil
-		}
-	}
-	if best >= 0 && s.groups != nil {
-		// the search is about to branch: the choice groups are filtered
-		// first (a node with a move it must make anyway, a holding check,
-		// an action, a forced or lone method, is not: the filtering is the
-		// costly part of a node, and what it would kill is killed at the
-		// next branching)
-		ok, killed := s.groups.filter(s)
-		if !ok {
+		c, w := s.score(int(nd.id) - s.v.nA)
+		if c == 0 {
+			s.conflict(n)
 			s.stats.DeadEnds++
-			return false, nil
+			return -1, 0, 1, true
 		}
-		if killed {
-			// the kills may leave a task one method or force a value:
-			// look at this node again (the same node, not a new one)
-			s.stats.Nodes--
-			s.again = true
-			return s.search()
+		if best >= 0 && !s.opt.NoFocus && c > 1 && bestN > 1 && nd.batch != s.nodes[best].batch {
+			// both have a choice: the later decomposition goes first
+			if nd.batch > s.nodes[best].batch {
+				best, bestN, bestW, ties = n, c, w, 1
+			}
+			continue
+		}
+		// compare c/w with bestN/bestW
+		lhs, rhs := int64(c)*bestW, int64(bestN)*w
+		switch {
+		case best < 0, !s.opt.NoMRV && lhs < rhs:
+			best, bestN, bestW, ties = n, c, w, 1
+		case !s.opt.NoMRV && lhs == rhs && s.rng != nil:
+			ties++
+			if s.rng.IntN(ties) == 0 {
+				best = n
+			}
+		case !s.opt.NoMRV && lhs == rhs && n < best:
+			best = n
+		case s.opt.NoMRV && n > best:
+			best = n
 		}
 	}
+	return best, bestN, bestW, false
+}
+
+// forcedMove makes the move a value only one task of a group can still
+// take: no choice (done tells that it answered the node).
+func (s *dfs) forcedMove(frame int32) (done, ok bool, err error) {
+	n, m, forced := s.groups.forcedMove(s)
+	if !forced || s.nodes[n].batch < frame {
+		return false, false, nil
+	}
+	if s.repeatCut(n) || s.recursionCut(n, m) {
+		return true, false, nil
+	}
+	s.stats.Forced++
+	s.decomposeNode(n, m)
+	if ok, err := s.search(); ok || err != nil {
+		return true, ok, err
+	}
+	s.undo()
+	return true, false, nil
+}
+
+// filterGroups filters the choice groups as the search is about to
+// branch (a node with a move it must make anyway, a holding check, an
+// action, a forced or lone method, is not filtered: the filtering is the
+// costly part of a node, and what it would kill is killed at the next
+// branching). A dead end, or kills that may leave a task one method or
+// force a value (the node is then looked at again: the same node, not a
+// new one), answer the node (done).
+func (s *dfs) filterGroups() (done, ok bool, err error) {
+	alive, killed := s.groups.filter(s)
+	if !alive {
+		s.stats.DeadEnds++
+		return true, false, nil
+	}
+	if killed {
+		s.stats.Nodes--
+		s.again = true
+		ok, err := s.search()
+		return true, ok, err
+	}
+	return false, false, nil
+}
+
+// refineChoice may trade the chosen task for a more constrained one: a
+// task further on with fewer live methods (per weight; look-ahead, with
+// one with none a dead end, as with choice groups a task's live methods
+// can run out without a fact changing), or the task whose every method
+// failed last, while it waits in the front (no older than the focus's
+// choice): what changed since then decides at once whether it can go on.
+func (s *dfs) refineChoice(best, bestN int32, bestW int64, frame int32) (int32, bool) {
 	if s.ahead && (bestN > 1 || s.groups != nil) {
-		// a task further on with fewer live methods (per weight) is the
-		// more constrained choice; one with none is a dead end (with
-		// choice groups a task's live methods can run out without a
-		// fact changing)
 		n, c, w := s.aheadChoice()
 		if n >= 0 && c == 0 {
 			s.conflict(n)
 			s.stats.DeadEnds++
-			return false, nil
+			return best, true
 		}
 		if n >= 0 && int64(c)*bestW < int64(bestN)*w {
 			best = n
@@ -1351,9 +1409,6 @@ func (s *dfs) expand() (bool, error) {
 		}
 	}
 	if s.lastConflict >= 0 {
-		// the task whose every method failed last goes first, while it
-		// waits in the front (no older than the focus's choice): what
-		// changed since then decides at once whether it can go on
 		if n := s.lastConflict; int(n) < len(s.nodes) && n != best {
 			nd := &s.nodes[n]
 			if nd.alive && nd.kind == nodeTask && nd.task == s.lastTask && nd.preds == 0 && nd.batch >= frame &&
@@ -1364,27 +1419,33 @@ func (s *dfs) expand() (bool, error) {
 		}
 		s.lastConflict = -1
 	}
-	if s.groups != nil && !s.opt.NoValueBranch {
-		// as with Focus above, a decomposition under way is carried on
-		// first: the takers must be no older than the task chosen
-		focus := frame
-		if !s.opt.NoFocus {
-			focus = max(focus, s.nodes[best].batch)
-		}
-		c, w := s.score(int(s.nodes[best].id) - s.v.nA)
-		if p := s.groups.valueChoice(s, focus, int32((int64(c)+w-1)/w)); p >= 0 {
-			return s.branchValue(p)
-		}
+	return best, false
+}
+
+// valueBranch branches on which task of a choice group takes a value
+// fewer methods can take than the chosen task has (done when it does).
+// As with Focus, a decomposition under way is carried on first: the
+// takers must be no older than the task chosen.
+func (s *dfs) valueBranch(best, frame int32) (done, ok bool, err error) {
+	focus := frame
+	if !s.opt.NoFocus {
+		focus = max(focus, s.nodes[best].batch)
 	}
-	if s.repeatCut(best) {
-		return false, nil
+	c, w := s.score(int(s.nodes[best].id) - s.v.nA)
+	if p := s.groups.valueChoice(s, focus, int32((int64(c)+w-1)/w)); p >= 0 {
+		ok, err := s.branchValue(p)
+		return true, ok, err
 	}
+	return false, false, nil
+}
+
+// tryMethods decomposes task node best by each of its methods in turn,
+// in the value order (choice groups), the goal order (a goal state) or
+// the target order (recursion), and leaves the task as the last conflict
+// when all fail.
+func (s *dfs) tryMethods(best int32) (bool, error) {
 	c := int(s.nodes[best].id) - s.v.nA
-	ms := s.v.taskMeths[c]
-	off := 0
-	if s.shuffle && len(ms) > 1 {
-		off = s.rng.IntN(len(ms))
-	}
+	ms, off, order := s.methodOrder(best, c)
 	// in eager mode a method of a task whose turn it is must hold now: its
 	// check would be in the front and fail at once, so it is not tried
 	// (tasks with hundreds of methods, one per binding of a free
@@ -1395,20 +1456,6 @@ func (s *dfs) expand() (bool, error) {
 	// of a variable only its action uses, as Towers' moves, would cost a
 	// search node each)
 	alone := now && len(s.front.Members) == 1
-	var order []int32
-	if s.groups != nil && len(ms) > 1 && !s.opt.NoValueOrder {
-		order = s.valueOrder(c, ms, off)
-		ms, off = order, 0
-	} else if s.v.goalMask != nil && len(ms) > 1 && s.v.goalTells[c] && !s.opt.NoValueOrder {
-		order = s.goalOrder(ms, off)
-		ms, off = order, 0
-	} else if s.v.targets != nil && len(ms) > 1 && !s.opt.NoValueOrder {
-		// a fixed order per task (a restart's random start does not
-		// apply), kept by targetOrder, not handed back to s.orders
-		if to := s.targetOrder(best); to != nil {
-			ms, off = to, 0
-		}
-	}
 	for i := range ms {
 		m := ms[(i+off)%len(ms)]
 		if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
@@ -1439,6 +1486,31 @@ func (s *dfs) expand() (bool, error) {
 		s.lastConflict, s.lastTask = best, s.nodes[best].task
 	}
 	return false, nil
+}
+
+// methodOrder is the order to try the methods of task node best (choice
+// task c) in: from off on, round, through ms; order is the slice to hand
+// back to s.orders when done (nil when ms is the task's own list).
+func (s *dfs) methodOrder(best int32, c int) (ms []int32, off int, order []int32) {
+	ms = s.v.taskMeths[c]
+	if s.shuffle && len(ms) > 1 {
+		off = s.rng.IntN(len(ms))
+	}
+	switch {
+	case s.groups != nil && len(ms) > 1 && !s.opt.NoValueOrder:
+		order = s.valueOrder(c, ms, off)
+		return order, 0, order
+	case s.v.goalMask != nil && len(ms) > 1 && s.v.goalTells[c] && !s.opt.NoValueOrder:
+		order = s.goalOrder(ms, off)
+		return order, 0, order
+	case s.v.targets != nil && len(ms) > 1 && !s.opt.NoValueOrder:
+		// a fixed order per task (a restart's random start does not
+		// apply), kept by targetOrder, not handed back to s.orders
+		if to := s.targetOrder(best); to != nil {
+			return to, 0, nil
+		}
+	}
+	return ms, off, nil
 }
 
 // valueOrder returns the methods ms of choice task c (from the one at off
