@@ -127,26 +127,69 @@ func (q *query) plan(bound []bool) *joinPlan {
 }
 
 // planCtx is plan polling ctx as it goes: planning a query of hundreds
-// of thousands of atoms takes a tenth of a second.
+// of thousands of atoms takes a tenth of a second. A plan is made in
+// steps (planner): equalities that copy a bound value, then the atoms all
+// of whose variables are bound (checks), then the atom with a bound
+// column and the fewest expected matches, again and again; the variables
+// no atom binds are enumerated last (enumerateRest).
 func (q *query) planCtx(ctx context.Context, bound []bool) (*joinPlan, error) {
-	work := 0
-	stopped := func() bool {
-		work++
-		return work&4095 == 0 && ctx.Err() != nil
+	pb := planScratch.Get().(*planBlocks)
+	defer planScratch.Put(pb)
+	pn := newPlanner(ctx, q, bound, pb)
+	pl := pn.pl
+	pl.pre = pn.attach()
+	for {
+		if pn.stopped() {
+			return nil, ctx.Err()
+		}
+		if pn.copyStep() {
+			continue
+		}
+		if len(pn.checkable) > 0 {
+			if !pn.checkSteps() {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		if !pn.atomStep() {
+			break
+		}
 	}
-	b := append([]bool(nil), bound...)
-	isBound := func(t hddl.Term) bool { return !t.IsVar() || b[t.Var()] }
-	pl := &joinPlan{q: q}
+	pn.enumerateRest()
+	if !pl.markLive(pn.stopped) {
+		return nil, ctx.Err()
+	}
+	return pl, nil
+}
+
+// planner is the bookkeeping of planCtx: the variables bound so far, what
+// waits on each unbound variable (the filters and atoms that mention it,
+// once per mention: fList[fAt[v]:fAt[v+1]] and aList likewise), how many
+// mentions each still waits for, and the filters and atoms that have
+// become checkable; all of it cut from one block, as plans are made often.
+type planner struct {
+	ctx                  context.Context
+	q                    *query
+	pl                   *joinPlan
+	work                 int
+	b                    []bool
+	fAt, aAt             []int
+	fList, aList         []int
+	filterWait, atomWait []int
+	ready, eqs           []int
+	checkable, open      []int // open: atoms with an unbound variable, in order
+	done, used           []bool
+}
+
+func newPlanner(ctx context.Context, q *query, bound []bool, pb *planBlocks) *planner {
+	pn := &planner{ctx: ctx, q: q, pl: &joinPlan{q: q}, b: append([]bool(nil), bound...)}
+	pl := pn.pl
 	for _, a := range q.atoms {
 		if !slices.Contains(pl.rels, a.rel) { // relations are per predicate: few
 			pl.rels = append(pl.rels, a.rel)
 			pl.sizes = append(pl.sizes, a.rel.size())
 		}
 	}
-	// what waits on each unbound variable: the filters and atoms that
-	// mention it, once per mention (fList[fAt[v]:fAt[v+1]] and aList
-	// likewise), and how many mentions each still waits for; all of it
-	// cut from one block, as plans are made often
 	nv, nf, na := len(q.vars), len(q.filters), len(q.atoms)
 	mf, ma := 0, 0
 	for _, f := range q.filters {
@@ -156,8 +199,6 @@ func (q *query) planCtx(ctx context.Context, bound []bool) (*joinPlan, error) {
 		ma += len(a.args)
 	}
 	need := 4*(nv+1) + mf + ma + 3*nf + 3*na
-	pb := planScratch.Get().(*planBlocks)
-	defer planScratch.Put(pb)
 	if cap(pb.ints) < need {
 		pb.ints = make([]int, need)
 	}
@@ -168,74 +209,59 @@ func (q *query) planCtx(ctx context.Context, bound []bool) (*joinPlan, error) {
 		block = block[n:]
 		return s
 	}
-	fAt, aAt, fNext, aNext := carve(nv+1), carve(nv+1), carve(nv+1), carve(nv+1)
-	fList, aList := carve(mf), carve(ma)
-	filterWait, atomWait := carve(nf), carve(na)
-	ready, eqs := carve(nf)[:0], carve(nf)[:0]
-	checkable, open := carve(na)[:0], carve(na)[:0] // open: atoms with an unbound variable, in order
+	var fNext, aNext []int
+	pn.fAt, pn.aAt, fNext, aNext = carve(nv+1), carve(nv+1), carve(nv+1), carve(nv+1)
+	pn.fList, pn.aList = carve(mf), carve(ma)
+	pn.filterWait, pn.atomWait = carve(nf), carve(na)
+	pn.ready, pn.eqs = carve(nf)[:0], carve(nf)[:0]
+	pn.checkable, pn.open = carve(na)[:0], carve(na)[:0]
 	for _, f := range q.filters {
 		for _, t := range f.args {
-			if !isBound(t) {
-				fAt[t.Var()+1]++
+			if !pn.isBound(t) {
+				pn.fAt[t.Var()+1]++
 			}
 		}
 	}
 	for _, a := range q.atoms {
 		for _, t := range a.args {
-			if !isBound(t) {
-				aAt[t.Var()+1]++
+			if !pn.isBound(t) {
+				pn.aAt[t.Var()+1]++
 			}
 		}
 	}
 	for v := range nv {
-		fAt[v+1] += fAt[v]
-		aAt[v+1] += aAt[v]
+		pn.fAt[v+1] += pn.fAt[v]
+		pn.aAt[v+1] += pn.aAt[v]
 	}
-	copy(fNext, fAt)
-	copy(aNext, aAt)
+	copy(fNext, pn.fAt)
+	copy(aNext, pn.aAt)
 	for i, f := range q.filters {
 		for _, t := range f.args {
-			if !isBound(t) {
-				fList[fNext[t.Var()]] = i
+			if !pn.isBound(t) {
+				pn.fList[fNext[t.Var()]] = i
 				fNext[t.Var()]++
-				filterWait[i]++
+				pn.filterWait[i]++
 			}
 		}
-		if filterWait[i] == 0 {
-			ready = append(ready, i)
+		if pn.filterWait[i] == 0 {
+			pn.ready = append(pn.ready, i)
 		}
 		if f.kind == fEqual {
-			eqs = append(eqs, i)
+			pn.eqs = append(pn.eqs, i)
 		}
 	}
 	for i, a := range q.atoms {
 		for _, t := range a.args {
-			if !isBound(t) {
-				aList[aNext[t.Var()]] = i
+			if !pn.isBound(t) {
+				pn.aList[aNext[t.Var()]] = i
 				aNext[t.Var()]++
-				atomWait[i]++
+				pn.atomWait[i]++
 			}
 		}
-		if atomWait[i] == 0 {
-			checkable = append(checkable, i)
+		if pn.atomWait[i] == 0 {
+			pn.checkable = append(pn.checkable, i)
 		} else {
-			open = append(open, i)
-		}
-	}
-	bind := func(v int) {
-		if b[v] {
-			return
-		}
-		b[v] = true
-		for _, i := range fList[fAt[v]:fAt[v+1]] {
-			if filterWait[i]--; filterWait[i] == 0 {
-				ready = append(ready, i)
-			}
-		}
-		for _, i := range aList[aAt[v]:aAt[v+1]] {
-			if atomWait[i]--; atomWait[i] == 0 {
-				checkable = append(checkable, i)
-			}
+			pn.open = append(pn.open, i)
 		}
 	}
 	if cap(pb.flags) < nf+na {
@@ -243,117 +269,156 @@ func (q *query) planCtx(ctx context.Context, bound []bool) (*joinPlan, error) {
 	}
 	flags := pb.flags[:nf+na]
 	clear(flags)
-	done, used := flags[:nf], flags[nf:]
-	// attach takes the filters that have become checkable, in order
-	attach := func() []int {
-		var out []int
-		for _, i := range ready {
-			if !done[i] {
-				done[i] = true
-				out = append(out, i)
-			}
-		}
-		ready = ready[:0]
-		slices.Sort(out)
-		return out
+	pn.done, pn.used = flags[:nf], flags[nf:]
+	return pn
+}
+
+// stopped polls the context every 4,096 calls.
+func (pn *planner) stopped() bool {
+	pn.work++
+	return pn.work&4095 == 0 && pn.ctx.Err() != nil
+}
+
+func (pn *planner) isBound(t hddl.Term) bool { return !t.IsVar() || pn.b[t.Var()] }
+
+// bind marks variable v bound and frees what waited on it.
+func (pn *planner) bind(v int) {
+	if pn.b[v] {
+		return
 	}
-	pl.pre = attach()
-	for {
-		if stopped() {
-			return nil, ctx.Err()
+	pn.b[v] = true
+	for _, i := range pn.fList[pn.fAt[v]:pn.fAt[v+1]] {
+		if pn.filterWait[i]--; pn.filterWait[i] == 0 {
+			pn.ready = append(pn.ready, i)
 		}
-		// an equality with one side bound binds the other side for free
-		if i, v, from, ok := q.copyStep(b, done, eqs); ok {
-			done[i] = true
-			bind(v)
-			pl.steps = append(pl.steps, step{kind: stepCopy, v: v, from: from, checks: attach()})
+	}
+	for _, i := range pn.aList[pn.aAt[v]:pn.aAt[v+1]] {
+		if pn.atomWait[i]--; pn.atomWait[i] == 0 {
+			pn.checkable = append(pn.checkable, i)
+		}
+	}
+}
+
+// attach takes the filters that have become checkable, in order.
+func (pn *planner) attach() []int {
+	var out []int
+	for _, i := range pn.ready {
+		if !pn.done[i] {
+			pn.done[i] = true
+			out = append(out, i)
+		}
+	}
+	pn.ready = pn.ready[:0]
+	slices.Sort(out)
+	return out
+}
+
+// copyStep adds a step where an equality with one side bound binds the
+// other side for free, if there is one.
+func (pn *planner) copyStep() bool {
+	i, v, from, ok := pn.q.copyStep(pn.b, pn.done, pn.eqs)
+	if !ok {
+		return false
+	}
+	pn.done[i] = true
+	pn.bind(v)
+	pn.pl.steps = append(pn.pl.steps, step{kind: stepCopy, v: v, from: from, checks: pn.attach()})
+	return true
+}
+
+// checkSteps adds the fully bound atoms as checks, fewest expected
+// matches first (the relation's size over the distinct values of its
+// columns); false when the context ended.
+func (pn *planner) checkSteps() bool {
+	type check struct {
+		atom int
+		est  float64
+	}
+	var cs []check
+	for _, i := range pn.checkable {
+		if pn.used[i] {
 			continue
 		}
-		// fully bound atoms are checks and come first, fewest expected
-		// matches first (the relation's size over the distinct values
-		// of its columns)
-		if len(checkable) > 0 {
-			type check struct {
-				atom int
-				est  float64
-			}
-			var cs []check
-			for _, i := range checkable {
-				if used[i] {
-					continue
-				}
-				used[i] = true
-				a := q.atoms[i]
-				est := float64(a.rel.size())
-				for col := range a.args {
-					est /= float64(max(a.rel.distinct(col), 1))
-				}
-				cs = append(cs, check{i, est})
-			}
-			checkable = checkable[:0]
-			slices.SortStableFunc(cs, func(x, y check) int { return cmp.Compare(x.est, y.est) })
-			for _, c := range cs {
-				if stopped() {
-					return nil, ctx.Err()
-				}
-				pl.steps = append(pl.steps, step{kind: stepAtom, atom: c.atom, checks: attach()})
-			}
+		pn.used[i] = true
+		a := pn.q.atoms[i]
+		est := float64(a.rel.size())
+		for col := range a.args {
+			est /= float64(max(a.rel.distinct(col), 1))
+		}
+		cs = append(cs, check{i, est})
+	}
+	pn.checkable = pn.checkable[:0]
+	slices.SortStableFunc(cs, func(x, y check) int { return cmp.Compare(x.est, y.est) })
+	for _, c := range cs {
+		if pn.stopped() {
+			return false
+		}
+		pn.pl.steps = append(pn.pl.steps, step{kind: stepAtom, atom: c.atom, checks: pn.attach()})
+	}
+	return true
+}
+
+// atomStep adds the next atom that binds variables: one with a bound
+// column, fewest expected matches first, the one binding more variables
+// on a tie; else the smallest relation. False when no atom is left.
+func (pn *planner) atomStep() bool {
+	q := pn.q
+	best, bestClass, bestNew := -1, 0, 0
+	bestEst := 0.0
+	kept := pn.open[:0]
+	for _, i := range pn.open {
+		if pn.used[i] || pn.atomWait[i] == 0 {
 			continue
 		}
-		// then atoms with a bound column, fewest expected matches first,
-		// the one binding more variables on a tie; then the smallest
-		// relation
-		best, bestClass, bestNew := -1, 0, 0
-		bestEst := 0.0
-		kept := open[:0]
-		for _, i := range open {
-			if used[i] || atomWait[i] == 0 {
-				continue
-			}
-			kept = append(kept, i)
-			a := q.atoms[i]
-			nb, fresh := 0, 0
-			est := float64(a.rel.size())
-			for col, t := range a.args {
-				if isBound(t) {
-					nb++
-					est /= float64(max(a.rel.distinct(col), 1))
-				} else if !slices.ContainsFunc(a.args[:col], func(u hddl.Term) bool { return u == t }) {
-					fresh++
-				}
-			}
-			class := 0
-			if nb > 0 {
-				class = 1
-			} else {
-				fresh = 0 // smallest relation first, however many it binds
-			}
-			better := best < 0 || class > bestClass ||
-				class == bestClass && (est < bestEst || est == bestEst && fresh > bestNew)
-			if better {
-				best, bestClass, bestNew, bestEst = i, class, fresh, est
+		kept = append(kept, i)
+		a := q.atoms[i]
+		nb, fresh := 0, 0
+		est := float64(a.rel.size())
+		for col, t := range a.args {
+			if pn.isBound(t) {
+				nb++
+				est /= float64(max(a.rel.distinct(col), 1))
+			} else if !slices.ContainsFunc(a.args[:col], func(u hddl.Term) bool { return u == t }) {
+				fresh++
 			}
 		}
-		open = kept
-		if best < 0 {
-			break
+		class := 0
+		if nb > 0 {
+			class = 1
+		} else {
+			fresh = 0 // smallest relation first, however many it binds
 		}
-		used[best] = true
-		st := step{kind: stepAtom, atom: best}
-		for _, t := range q.atoms[best].args {
-			if t.IsVar() && !b[t.Var()] {
-				st.typed = append(st.typed, t.Var())
-				bind(t.Var())
-			}
+		better := best < 0 || class > bestClass ||
+			class == bestClass && (est < bestEst || est == bestEst && fresh > bestNew)
+		if better {
+			best, bestClass, bestNew, bestEst = i, class, fresh, est
 		}
-		st.checks = attach()
-		pl.steps = append(pl.steps, st)
 	}
-	// Variables no atom binds: enumerate the needed ones (smallest type
-	// first, so that filters prune early), bind the others to any object.
+	pn.open = kept
+	if best < 0 {
+		return false
+	}
+	pn.used[best] = true
+	st := step{kind: stepAtom, atom: best}
+	for _, t := range q.atoms[best].args {
+		if t.IsVar() && !pn.b[t.Var()] {
+			st.typed = append(st.typed, t.Var())
+			pn.bind(t.Var())
+		}
+	}
+	st.checks = pn.attach()
+	pn.pl.steps = append(pn.pl.steps, st)
+	return true
+}
+
+// enumerateRest adds the variables no atom binds: the needed ones are
+// enumerated (smallest type first, so that filters prune early), the
+// others bound to any object.
+func (pn *planner) enumerateRest() {
+	q := pn.q
 	var rest []int
 	for v := range q.vars {
-		if !b[v] && !q.skip[v] {
+		if !pn.b[v] && !q.skip[v] {
 			rest = append(rest, v)
 		}
 	}
@@ -370,15 +435,11 @@ func (q *query) planCtx(ctx context.Context, bound []bool) (*joinPlan, error) {
 		kind := stepAny
 		if q.need[v] {
 			kind = stepEnum
-			pl.enumerated = append(pl.enumerated, v)
+			pn.pl.enumerated = append(pn.pl.enumerated, v)
 		}
-		bind(v)
-		pl.steps = append(pl.steps, step{kind: kind, v: v, checks: attach()})
+		pn.bind(v)
+		pn.pl.steps = append(pn.pl.steps, step{kind: kind, v: v, checks: pn.attach()})
 	}
-	if !pl.markLive(stopped) {
-		return nil, ctx.Err()
-	}
-	return pl, nil
 }
 
 // markLive finds, for every atom step, the variables it binds that are
