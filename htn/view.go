@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/internal/heap"
 )
 
 // view is the search's reading of a ground task: the indexes that
@@ -429,14 +430,14 @@ func (v *view) costs(ctx context.Context) error {
 	v.cost = make([]int64, nt)
 	remaining := make([]int32, len(v.meths))
 	acc := make([]int64, len(v.meths))
-	var pq costHeap
+	var pq heap.Of[int64]
 	for i := range v.cost {
 		v.cost[i] = costInf
 	}
 	offer := func(id ground.TaskID, c int64) {
 		if c < v.cost[id] {
 			v.cost[id] = c
-			pq.push(int32(id), c)
+			pq.Push(heap.ItemOf[int64]{Node: int32(id), Cost: c})
 		}
 	}
 	for a := 0; a < v.nA; a++ {
@@ -455,13 +456,13 @@ func (v *view) costs(ctx context.Context) error {
 				return err
 			}
 		}
-		it := pq.pop()
-		if settled[it.node] || it.cost != v.cost[it.node] {
+		it := pq.Pop()
+		if settled[it.Node] || it.Cost != v.cost[it.Node] {
 			continue
 		}
-		settled[it.node] = true
-		for _, m := range v.users[it.node] {
-			acc[m] = addCost(acc[m], it.cost)
+		settled[it.Node] = true
+		for _, m := range v.users[it.Node] {
+			acc[m] = addCost(acc[m], it.Cost)
 			if remaining[m]--; remaining[m] == 0 {
 				offer(v.meths[m].Task, acc[m])
 			}
@@ -480,48 +481,3 @@ const (
 
 // addCost adds two finite costs, saturating at costMax.
 func addCost(a, b int64) int64 { return min(a+b, costMax) }
-
-// costHeap is a binary min-heap of tasks by cost.
-type costHeap []costItem
-
-type costItem struct {
-	node int32
-	cost int64
-}
-
-func (h *costHeap) push(node int32, cost int64) {
-	*h = append(*h, costItem{node, cost})
-	q := *h
-	for i := len(q) - 1; i > 0; {
-		p := (i - 1) / 2
-		if q[p].cost <= q[i].cost {
-			break
-		}
-		q[p], q[i] = q[i], q[p]
-		i = p
-	}
-}
-
-func (h *costHeap) pop() costItem {
-	q := *h
-	top := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < len(q) && q[l].cost < q[m].cost {
-			m = l
-		}
-		if r := l + 1; r < len(q) && q[r].cost < q[m].cost {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		q[m], q[i] = q[i], q[m]
-		i = m
-	}
-	*h = q
-	return top
-}

@@ -5,15 +5,26 @@
 // progression search and the depth analyses of the ground task use it.
 package heap
 
-// Item is a node (a fact, task, ...) with a cost.
-type Item struct{ Node, Cost int32 }
+import "cmp"
 
-// Min is a min-heap on Cost. The zero value is empty; a slice whose items
+// ItemOf is a node (a fact, task, ...) with a cost of type C.
+type ItemOf[C cmp.Ordered] struct {
+	Node int32
+	Cost C
+}
+
+// Item is a node with a 32-bit cost.
+type Item = ItemOf[int32]
+
+// Of is a min-heap on Cost. The zero value is empty; a slice whose items
 // all have the same cost is a heap already.
-type Min []Item
+type Of[C cmp.Ordered] []ItemOf[C]
+
+// Min is a min-heap of 32-bit costs.
+type Min = Of[int32]
 
 // Push adds an item.
-func (h *Min) Push(it Item) {
+func (h *Of[C]) Push(it ItemOf[C]) {
 	*h = append(*h, it)
 	q := *h
 	for i := len(q) - 1; i > 0; {
@@ -28,7 +39,7 @@ func (h *Min) Push(it Item) {
 
 // Pop removes and returns an item of least cost; the heap must not be
 // empty.
-func (h *Min) Pop() Item {
+func (h *Of[C]) Pop() ItemOf[C] {
 	q := *h
 	top := q[0]
 	last := len(q) - 1

@@ -46,17 +46,9 @@ func (m *Model) Generate(ctx context.Context, rng *rand.Rand, l Level, tries int
 		if err != nil {
 			return puzzle, solution, err
 		}
-		g := sol.Clone()
-		for _, c := range rng.Perm(len(g.Cells)) {
-			d := g.Cells[c]
-			g.Cells[c] = 0
-			ok, err := m.SolvedBy(ctx, g, l)
-			if err != nil {
-				return puzzle, solution, err
-			}
-			if !ok {
-				g.Cells[c] = d
-			}
+		g, err := dig(rng, sol, func(g sudoku.Grid) (bool, error) { return m.SolvedBy(ctx, g, l) })
+		if err != nil {
+			return puzzle, solution, err
 		}
 		easier := false
 		if l > FC {
@@ -116,17 +108,27 @@ func (m *Model) GenerateMinimal(ctx context.Context, rng *rand.Rand) (puzzle, so
 	if err != nil {
 		return puzzle, solution, err
 	}
+	g, err := dig(rng, sol, func(g sudoku.Grid) (bool, error) {
+		res, err := m.Search(ctx, g, 2, GACAll)
+		return res.Solutions == 1, err
+	})
+	return g, sol, err
+}
+
+// dig empties the cells of a solved grid in a random order, each kept
+// empty while keep says the puzzle is still as wanted.
+func dig(rng *rand.Rand, sol sudoku.Grid, keep func(sudoku.Grid) (bool, error)) (sudoku.Grid, error) {
 	g := sol.Clone()
 	for _, c := range rng.Perm(len(g.Cells)) {
 		d := g.Cells[c]
 		g.Cells[c] = 0
-		res, err := m.Search(ctx, g, 2, GACAll)
+		ok, err := keep(g)
 		if err != nil {
-			return puzzle, solution, err
+			return g, err
 		}
-		if res.Solutions != 1 {
+		if !ok {
 			g.Cells[c] = d
 		}
 	}
-	return g, sol, nil
+	return g, nil
 }
