@@ -314,6 +314,20 @@ func runSudokuSolve(ctx context.Context, ios *ioStreams, opts *solveOptions, arg
 	for _, v := range variants {
 		jobs = append(jobs, job{p: sudoku.Puzzle{Grid: v.Grid, Name: v.Title, SolutionCount: -1}, v: v})
 	}
+	if opts.svg != "" {
+		// the sheet must fit before anything is solved
+		var blank []variant.Picture
+		for _, jb := range jobs {
+			pic := variant.Classic(jb.p.Name, jb.p.Grid, nil)
+			if jb.v != nil {
+				pic.Puzzle = jb.v
+			}
+			blank = append(blank, pic)
+		}
+		if err := variant.CheckSheet(blank, 3, asPNG); err != nil {
+			return &usageError{fmt.Errorf("--svg %s: %w", opts.svg, err)}
+		}
+	}
 	for _, jb := range jobs {
 		p := jb.p
 		veo := eo

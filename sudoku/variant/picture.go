@@ -184,21 +184,51 @@ func PNGFile(path string) (bool, error) {
 	return false, fmt.Errorf("%s: a picture is .svg or .png", path)
 }
 
+// Limits of a sheet: its pictures, and a PNG's points (two pixels a
+// point each way: 4 pixels of 4 bytes a point), so that a puzzle file of
+// thousands of puzzles cannot ask for gigabytes.
+const (
+	MaxSheet     = 400
+	MaxPNGPixels = 64_000_000
+)
+
+// CheckSheet reports whether pictures of these puzzles (their solutions
+// do not change the size) fit on one sheet, before any is solved.
+func CheckSheet(pics []Picture, cols int, asPNG bool) error {
+	_, _, _, _, err := sheetLayout(pics, cols, asPNG)
+	return err
+}
+
+// sheetLayout lays out pics cols to a row, in cells of cw×ch points,
+// within the limits of a sheet.
+func sheetLayout(pics []Picture, cols int, asPNG bool) (ls []picLayout, c int, cw, ch float64, err error) {
+	if len(pics) > MaxSheet {
+		return nil, 0, 0, 0, fmt.Errorf("%d pictures: a sheet holds at most %d (draw fewer puzzles, with --limit)", len(pics), MaxSheet)
+	}
+	c = max(1, min(cols, len(pics)))
+	ls = make([]picLayout, len(pics))
+	for i, p := range pics {
+		ls[i] = newPicLayout(p.Puzzle, p.Title)
+		cw, ch = max(cw, ls[i].width), max(ch, ls[i].height)
+	}
+	width, height := cw*float64(c), ch*float64((len(pics)+c-1)/c)
+	if asPNG && width*height*4 > MaxPNGPixels {
+		return nil, 0, 0, 0, fmt.Errorf("a PNG sheet of %.0fx%.0f points is too large (at most %d million pixels): draw fewer or smaller grids, or SVG", width, height, MaxPNGPixels/1_000_000)
+	}
+	return ls, c, cw, ch, nil
+}
+
 // WriteSheet draws several pictures on one sheet, cols to a row, as SVG
 // or PNG.
 func WriteSheet(w io.Writer, pics []Picture, cols int, asPNG bool) error {
 	if len(pics) == 0 {
 		return fmt.Errorf("no picture to draw")
 	}
-	cols = max(1, min(cols, len(pics)))
-	ls := make([]picLayout, len(pics))
-	var cw, ch float64
-	for i, p := range pics {
-		ls[i] = newPicLayout(p.Puzzle, p.Title)
-		cw, ch = max(cw, ls[i].width), max(ch, ls[i].height)
+	ls, cols, cw, ch, err := sheetLayout(pics, cols, asPNG)
+	if err != nil {
+		return err
 	}
-	rows := (len(pics) + cols - 1) / cols
-	width, height := cw*float64(cols), ch*float64(rows)
+	width, height := cw*float64(cols), ch*float64((len(pics)+cols-1)/cols)
 	each := func(c canvas.Canvas, raw func(string)) {
 		c.FillRect(0, 0, width, height, paper)
 		for i, p := range pics {

@@ -204,3 +204,33 @@ func TestPictureSizes(t *testing.T) {
 		t.Errorf("GRID.PNG: %v %v", p, err)
 	}
 }
+
+// TestSheetLimits: a sheet of more pictures than MaxSheet, or a PNG sheet
+// past MaxPNGPixels, is refused before anything is drawn; SVG has no
+// pixel limit, and a sheet within both limits is drawn.
+func TestSheetLimits(t *testing.T) {
+	many := make([]Picture, MaxSheet+1)
+	for i := range many {
+		many[i] = Classic("", sudoku.New(3), nil)
+	}
+	var b bytes.Buffer
+	if err := WriteSheet(&b, many, 3, false); err == nil || !strings.Contains(err.Error(), "at most") || b.Len() != 0 {
+		t.Errorf("%d pictures: err %v, %d bytes written", len(many), err, b.Len())
+	}
+	if err := CheckSheet(many[:MaxSheet], 3, false); err != nil {
+		t.Errorf("%d pictures refused: %v", MaxSheet, err)
+	}
+	big := make([]Picture, 40)
+	for i := range big {
+		big[i] = Classic("", sudoku.New(sudoku.MaxBox), nil)
+	}
+	if err := CheckSheet(big, 3, true); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("forty %dx%d grids as PNG: err %v", sudoku.MaxBox*sudoku.MaxBox, sudoku.MaxBox*sudoku.MaxBox, err)
+	}
+	if err := CheckSheet(big, 3, false); err != nil {
+		t.Errorf("forty large grids as SVG refused: %v", err)
+	}
+	if err := WriteSheet(&b, many[:2], 2, true); err != nil || b.Len() == 0 {
+		t.Errorf("two 9x9 grids as PNG: err %v, %d bytes", err, b.Len())
+	}
+}
