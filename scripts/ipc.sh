@@ -27,6 +27,9 @@ cp "$BIN" "$snap/htnsat"
 [ -f "$BIN.commit" ] && cp "$BIN.commit" "$snap/htnsat.commit"
 BIN=$snap/htnsat
 
+# machine_of NAME: the machine NAME's table was measured on
+machine_of() { cat "$OUT/$1.machine" 2>/dev/null || echo "a machine not recorded"; }
+
 # run NAME [BIN=binary] ARGS...: one stage with bin/htnsat or the binary given
 run() {
 	local name=$1
@@ -40,6 +43,7 @@ run() {
 	"$bin" ipc "$@" "${resume[@]}" --jobs "$JOBS" --csv "$OUT/$name.csv" >"$OUT/$name.md.new"
 	mv "$OUT/$name.md.new" "$OUT/$name.md"
 	date -u +%Y-%m-%d >"$OUT/$name.date"
+	scripts/machine.sh >"$OUT/$name.machine"
 	echo "$JOBS" >"$OUT/$name.jobs"
 	if [ -s "$bin.commit" ]; then
 		cp "$bin.commit" "$OUT/$name.commit"
@@ -89,7 +93,7 @@ either() {
 splice() {
 	{
 		echo "<!-- ipc:start (written by scripts/ipc.sh; do not edit) -->"
-		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), 60 s and 8 GiB per problem."
+		echo "60 s and 8 GiB per problem; each table names the machine it was measured on."
 		for name in ipc-ground ipc-progression ipc-too-large ipc-auto ipc-auto-sample ipc-sat ipc-sat-cadical ipc-optimize ipc-optimize-sample ipc-optimize-po-sample ipc-optimize-peers; do
 			[ -s "$OUT/$name.md" ] || continue
 			echo
@@ -112,7 +116,7 @@ splice() {
 			jobs=$(cat "$OUT/$name.jobs" 2>/dev/null || echo 2)
 			each="$jobs problems at a time"
 			[ "$jobs" = 1 ] && each="one problem at a time"
-			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at, $each)"
+			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at on $(machine_of "$name"), $each)"
 			echo
 			cat "$OUT/$name.md"
 		done
@@ -130,7 +134,7 @@ splice2023() {
 	local runs=()
 	{
 		echo "<!-- ipc2023:start (written by scripts/ipc.sh; do not edit) -->"
-		echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), each problem on one CPU of its own (--pin), 60 s and 8 GiB a problem."
+		echo "Each problem on one CPU of its own (--pin), 60 s and 8 GiB a problem; each table names the machine it was measured on."
 		for name in ipc2023-auto ipc2023-progression ipc2023-sat; do
 			[ -s "$OUT/$name.md" ] || continue
 			runs+=(--scores "$OUT/$name.csv")
@@ -144,7 +148,7 @@ splice2023() {
 			at=""
 			[ -s "$OUT/$name.commit" ] && at=" with commit $(cat "$OUT/$name.commit")"
 			jobs=$(cat "$OUT/$name.jobs" 2>/dev/null || echo 2)
-			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at, $jobs problems at a time, each on a CPU of its own)"
+			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at on $(machine_of "$name"), $jobs problems at a time, each on a CPU of its own)"
 			echo
 			cat "$OUT/$name.md"
 		done

@@ -21,6 +21,7 @@ run() {
 		return
 	fi
 	date -u +%Y-%m-%d >"$OUT/$name.date"
+	scripts/machine.sh >"$OUT/$name.machine"
 	# the binary's commit (make build records it), not HEAD's: a long run
 	# outlives later commits
 	if [ -s "$BIN.commit" ]; then cp "$BIN.commit" "$OUT/$name.commit"; else git rev-parse --short HEAD >"$OUT/$name.commit" 2>/dev/null || true; fi
@@ -73,7 +74,7 @@ run 49x49-given60 -f "$SUDOKU/49x49/given60.txt" --timeout 20s
 run 49x49-given50 -f "$SUDOKU/49x49/given50.txt" --limit 3 --timeout 20s
 
 machine() {
-	echo "Measured on $(uname -sm), $(nproc) cores,"
+	echo "Measured on $(uname -sm), $(nproc --all) cores,"
 	echo "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'),"
 	echo "$(free -g 2>/dev/null | awk '/Mem:/ {print $2 " GiB"}') memory, $(go version | cut -d' ' -f3), one puzzle at a time,"
 	echo "in-process gophersat for both SAT engines, time limit 60 s per puzzle and engine (120 s for 25x25)."
