@@ -115,12 +115,15 @@ type Published struct {
 	Values map[string]map[string]map[string][]float64
 	// Entrants per track, in the order of the coverage table
 	Entrants map[string][]string
+	// Problems per track and coverage column: the problems the
+	// competition ran ("Barman-BDI ;20"), 0 where the header omits it
+	Problems map[string][]int
 }
 
 // ReadPublished reads the competition's tables from dir (TO-TABLE-*.csv
 // and PO-TABLE-*.csv, as the 2023 results repository has them).
 func ReadPublished(dir string) (*Published, error) {
-	p := &Published{Columns: map[string]map[string][]string{}, Values: map[string]map[string]map[string][]float64{}, Entrants: map[string][]string{}}
+	p := &Published{Columns: map[string]map[string][]string{}, Values: map[string]map[string]map[string][]float64{}, Entrants: map[string][]string{}, Problems: map[string][]int{}}
 	for prefix, track := range map[string]string{"TO": "total-order", "PO": "partial-order"} {
 		p.Columns[track] = map[string][]string{}
 		p.Values[track] = map[string]map[string][]float64{}
@@ -139,9 +142,15 @@ func ReadPublished(dir string) (*Published, error) {
 				return nil, fmt.Errorf("%s: not a table of the competition's (planner,total,domains...)", file)
 			}
 			var cols []string
+			var counts []int
 			for _, c := range recs[0][2:] {
-				name, _, _ := strings.Cut(c, ";") // "Barman-BDI ;20"
+				name, n, _ := strings.Cut(c, ";") // "Barman-BDI ;20"
 				cols = append(cols, strings.TrimSpace(name))
+				k, _ := strconv.Atoi(strings.TrimSpace(n))
+				counts = append(counts, k)
+			}
+			if score == "coverage" {
+				p.Problems[track] = counts
 			}
 			p.Columns[track][score] = cols
 			vals := map[string][]float64{}
@@ -202,6 +211,15 @@ func (p *Published) best(track, score, domain string) (float64, string) {
 	return v, who
 }
 
+// problems is the number of the competition's problems in one of our
+// domains (0 when its table does not say).
+func (p *Published) problems(track, domain string) int {
+	if i := column(p.Columns[track]["coverage"], domain); i >= 0 && i < len(p.Problems[track]) {
+		return p.Problems[track][i]
+	}
+	return 0
+}
+
 // winner is the entrant with the highest total of a score.
 func (p *Published) winner(track, score string) string {
 	who, v := "", math.Inf(-1)
@@ -239,6 +257,7 @@ func ScoreTables(w io.Writer, runs []Rows, limit float64, pub *Published, limitN
 			} else {
 				fmt.Fprintf(w, " (%s)", limitNote)
 			}
+			fmt.Fprint(w, scoreNote(score, limit, pub != nil))
 			fmt.Fprint(w, "\n\n| domain | problems |")
 			for _, r := range runs {
 				fmt.Fprintf(w, " %s |", r.Name)
@@ -255,10 +274,19 @@ func ScoreTables(w io.Writer, runs []Rows, limit float64, pub *Published, limitN
 			fmt.Fprintln(w)
 			totals := make([]float64, len(runs))
 			var winTotal, bestTotal float64
-			problems := 0
+			problems, theirs := 0, 0
 			for _, d := range domains {
 				problems += d.Problems
-				fmt.Fprintf(w, "| %s | %d |", d.Domain, d.Problems)
+				if pub != nil {
+					theirs += pub.problems(track, d.Domain)
+				}
+				count := strconv.Itoa(d.Problems)
+				if pub != nil {
+					if n := pub.problems(track, d.Domain); n > 0 && n != d.Problems {
+						count = fmt.Sprintf("%d (theirs %d)", d.Problems, n)
+					}
+				}
+				fmt.Fprintf(w, "| %s | %s |", d.Domain, count)
 				for i := range runs {
 					s := domainOf(scores[i], track, d.Domain)
 					v := pick(s, score)
@@ -278,7 +306,11 @@ func ScoreTables(w io.Writer, runs []Rows, limit float64, pub *Published, limitN
 				}
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "| **total** | %d |", problems)
+			count := strconv.Itoa(problems)
+			if theirs > 0 && theirs != problems {
+				count = fmt.Sprintf("%d (theirs %d)", problems, theirs)
+			}
+			fmt.Fprintf(w, "| **total** | %s |", count)
 			for _, t := range totals {
 				fmt.Fprintf(w, " %s |", format(score, t))
 			}
@@ -289,6 +321,22 @@ func ScoreTables(w io.Writer, runs []Rows, limit float64, pub *Published, limitN
 		}
 	}
 	return nil
+}
+
+// scoreNote says how far a score of ours can be set beside the
+// entrants': agile's T is our limit, not their 1800 s, and our
+// satisficing reference is the cheapest plan of our runs, since theirs
+// (the cheapest of any entrant's) is not published per problem.
+func scoreNote(score string, limit float64, published bool) string {
+	switch {
+	case score == "agile":
+		return fmt.Sprintf(". Ours with T = %g s: a plan found in t > 1 s scores 1 − log t / log %g, lower than the same time scores with their T = 1800 s", limit, limit)
+	case score == "satisficing" && published:
+		return ". Ours against the cheapest plan of the runs in this table, theirs against the cheapest of any entrant's (not published per problem): ours is an upper bound of what the competition would have scored"
+	case score == "coverage" && published:
+		return ". Where a domain has another number of problems here than in the competition, \"theirs\" is the competition's: the entrants' figures are over their problems"
+	}
+	return ""
 }
 
 func domainOf(scores []DomainScore, track, domain string) DomainScore {

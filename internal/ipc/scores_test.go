@@ -67,7 +67,10 @@ func TestPublished(t *testing.T) {
 	if err := ScoreTables(&out, []Rows{run}, 60, p, "60 s"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| Lamps | 1 | 1 | 10 | 20 (Y) |", "| Lamps | 1 | 1.00 | 0.80 | 0.80 (Y) |", "Y (IPC 2023 winner)"} {
+	if n := p.problems("total-order", "Freecell-Learned-ECAI-16"); n != 60 {
+		t.Errorf("the competition's Freecell problems: %d, want 60", n)
+	}
+	for _, want := range []string{"| Lamps | 1 (theirs 30) | 1 | 10 | 20 (Y) |", "| Lamps | 1 (theirs 30) | 1.00 | 0.80 | 0.80 (Y) |", "Y (IPC 2023 winner)", "T = 60 s", "upper bound"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the tables lack %q:\n%s", want, out.String())
 		}
