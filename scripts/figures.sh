@@ -115,7 +115,7 @@ fi
 		fi
 	fi
 	if [ -s "$OUT/ipc2023-auto.md" ]; then
-		echo "On IPC 2023 (\`STAGES=ipc2023-auto scripts/ipc.sh\`, each problem on one CPU, 60 s and 8 GiB; [tables](docs/results.md#results-ipc-2023)):"
+		echo "On IPC 2023 (\`STAGES=ipc2023-auto BIN=bin/htnsat-cadical scripts/ipc.sh\`, each problem on one CPU, 60 s and 8 GiB; [tables](docs/results.md#results-ipc-2023)):"
 		echo "the default engine solves $(total "$OUT/ipc2023-auto.md" 4 total-order) total-order and $(total "$OUT/ipc2023-auto.md" 4 partial-order) partial-order problems"
 		pub=${SHARED:-../shared}/data/ipc2023/results
 		echo "(measured at $(cat "$OUT/ipc2023-auto.commit")); in the competition's published tables (1 CPU, 8 GB, 1800 s on"

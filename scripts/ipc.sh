@@ -70,6 +70,12 @@ run() {
 # the default list; hours) runs plan's default engine on the total-order
 # problems: both engines side by side, and grounding on demand beside the
 # grounder; auto-sample does so on every fourth problem of each domain.
+# The IPC 2023 stages (results/IPC2023.md, each problem pinned to one CPU
+# as the competition ran it; BIN=bin/htnsat-cadical): ipc2023-auto (plan's
+# default engine), ipc2023-progression, ipc2023-sat-subset (the SAT engine
+# where progression took over 15 s: what chose OneCoreShare),
+# ipc2023-auto-2cores (auto on both CPUs where it took over 15 s on one);
+# splice2023 only rewrites their doc section.
 STAGES=${STAGES:-"ground pandapi progression sat sat-cadical"}
 SHARED=${SHARED:-../shared}
 
@@ -127,31 +133,55 @@ splice() {
 	scripts/figures.sh
 }
 
-# splice2023: the IPC 2023 tables (results/IPC2023.md), each run's table
-# and the IPC scores of the runs side by side, beside the published
-# entrants
+# splice2023: the IPC 2023 tables (results/IPC2023.md): each run's table,
+# the shares of one core auto could give progression (from progression's
+# run and the SAT engine's on the problems progression took over 15 s on),
+# and the IPC scores of the runs over the whole set side by side, beside
+# the published entrants
 splice2023() {
 	local runs=()
 	{
 		echo "<!-- ipc2023:start (written by scripts/ipc.sh; do not edit) -->"
-		echo "Each problem on one CPU of its own (--pin), 60 s and 8 GiB a problem; each table names the machine it was measured on."
-		for name in ipc2023-auto ipc2023-progression ipc2023-sat; do
+		echo "60 s and 8 GiB a problem; each table names the machine it was measured on and how its problems shared the CPUs."
+		for name in ipc2023-auto ipc2023-auto-2cores ipc2023-progression ipc2023-sat-subset; do
 			[ -s "$OUT/$name.md" ] || continue
-			runs+=(--scores "$OUT/$name.csv")
+			case $name in ipc2023-auto | ipc2023-progression) runs+=(--scores "$OUT/$name.csv") ;; esac
 			echo
 			case $name in
 			ipc2023-auto) echo "#### The default engine (auto) on one core: progression, then the SAT engine (plans verified)" ;;
+			ipc2023-auto-2cores) echo "#### The default engine on two cores (progression and the SAT engine side by side), on the problems it took over 15 s on one core (plans verified)" ;;
 			ipc2023-progression) echo "#### Progression search alone, one core (plans verified)" ;;
-			ipc2023-sat) echo "#### SAT engine alone, one core (plans verified)" ;;
+			ipc2023-sat-subset) echo "#### The SAT engine (CaDiCaL linked) alone, one core, on the problems progression took over 15 s on (plans verified)" ;;
 			esac
 			echo
 			at=""
 			[ -s "$OUT/$name.commit" ] && at=" with commit $(cat "$OUT/$name.commit")"
 			jobs=$(cat "$OUT/$name.jobs" 2>/dev/null || echo 2)
-			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at on $(machine_of "$name"), $jobs problems at a time, each on a CPU of its own)"
+			how="$jobs problems at a time, each on a CPU of its own"
+			[ "$jobs" = 1 ] && how="one problem at a time, on a CPU of its own"
+			[ "$name" = ipc2023-auto-2cores ] && how="one problem at a time, on both CPUs"
+			echo "\`$(cat "$OUT/$name.cmd")\` (measured $(cat "$OUT/$name.date")$at on $(machine_of "$name"), $how)"
 			echo
-			cat "$OUT/$name.md"
+			# the run's own table; the scores of all runs follow together
+			sed '/^total-order, coverage/,$d' "$OUT/$name.md"
 		done
+		if [ -s "$OUT/ipc2023-auto.csv" ] && [ -s "$OUT/ipc2023-auto-2cores.csv" ]; then
+			echo
+			echo "#### One core against two, on the problems auto took over 15 s on one core"
+			echo
+			echo "\`htnsat ipc --either results/ipc2023-auto.csv --either results/ipc2023-auto-2cores.csv\`"
+			echo
+			"$BIN" ipc --either "$OUT/ipc2023-auto.csv" --either "$OUT/ipc2023-auto-2cores.csv"
+		fi
+		if [ -s "$OUT/ipc2023-progression.csv" ] && [ -s "$OUT/ipc2023-sat-subset.csv" ]; then
+			echo
+			echo "#### One core: the share of the time progression gets before the SAT engine"
+			echo
+			echo "The problems auto on one core would solve, from the two tables above, for each share of the time after grounding that progression searches before the SAT engine takes the rest (\`OneCoreShare\` in internal/pipeline is 0.75):"
+			echo "\`scripts/one-core-share.py results/ipc2023-progression.csv results/ipc2023-sat-subset.csv\`"
+			echo
+			python3 scripts/one-core-share.py "$OUT/ipc2023-progression.csv" "$OUT/ipc2023-sat-subset.csv"
+		fi
 		if [ ${#runs[@]} -gt 0 ]; then
 			echo
 			echo "#### The IPC scores of these runs, beside the 2023 entrants"
@@ -185,8 +215,18 @@ for stage in $STAGES; do
 		splice2023
 		continue
 		;;
-	ipc2023-sat)
-		run ipc2023-sat "$SHARED/data/ipc2023" --stage plan --engine sat --pin
+	# auto as it runs on a machine of two cores, one problem at a time, on
+	# the problems it took over 15 s on one core: below that, two cores
+	# have nothing to gain (progression gets a core of its own either way)
+	ipc2023-auto-2cores)
+		JOBS=1 run ipc2023-auto-2cores "$SHARED/data/ipc2023" --stage plan --engine auto --from "$OUT/ipc2023-auto.csv" --over 15s
+		splice2023
+		continue
+		;;
+	# the SAT engine (BIN=bin/htnsat-cadical) where progression took over
+	# 15 s: what auto on one core can gain from it (scripts/one-core-share.py)
+	ipc2023-sat-subset)
+		run ipc2023-sat-subset "$SHARED/data/ipc2023" --stage plan --engine sat --pin --from "$OUT/ipc2023-progression.csv" --over 15s
 		splice2023
 		continue
 		;;

@@ -1,0 +1,1 @@
+htnsat ipc ../shared/data/ipc2023 --stage plan --engine auto --pin
