@@ -165,7 +165,7 @@ func runGround(ctx context.Context, opts *groundOptions) error {
 	if err != nil {
 		err = plan.WithCause(ctx, err)
 		if opts.json {
-			writeJSON(opts.io.Out, groundReport{Domain: d.Name, Problem: p.Name, Status: plan.StatusOf(err), Message: err.Error(),
+			writeJSON(opts.io.Out, groundReport{Domain: d.Name, Problem: p.Name, Status: statusOf(progress.From(ctx), err), Message: err.Error(),
 				ParseSeconds: parsed.Sub(start).Seconds(), TotalSeconds: time.Since(start).Seconds(), PeakRSSMB: proc.SelfPeakRSSMB()})
 		}
 		return failure(err)

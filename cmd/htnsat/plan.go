@@ -176,7 +176,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	if res.Fallback != "" {
 		fmt.Fprintf(opts.io.Err, "%s: planning with grounding on demand (the lazy engine)\n", res.Fallback)
 	}
-	rep := &planReport{Domain: p.Domain.Name, Problem: p.Name, Engine: string(engine), Status: plan.StatusOf(err), StageSeconds: map[string]float64{}, Cores: cfg.UsedCores()}
+	rep := &planReport{Domain: p.Domain.Name, Problem: p.Name, Engine: string(engine), Status: statusOf(progress.From(ctx), err), StageSeconds: map[string]float64{}, Cores: cfg.UsedCores()}
 	fillReport(rep, res)
 	rep.TotalSeconds = time.Since(start).Seconds()
 	rep.PeakRSSMB = proc.SelfPeakRSSMB()

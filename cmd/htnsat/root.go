@@ -214,7 +214,17 @@ func run(ctx context.Context, args []string, ios *ioStreams) int {
 	case isArgError(err):
 		return exitUsage
 	}
-	return plan.StatusOf(err).ExitCode()
+	return statusOf(ro.tracker, err).ExitCode()
+}
+
+// statusOf is the status of err: plan.StatusOf, except that a run
+// stopped early for its exit's reserve is out of time (a context derived
+// from the stopped one says cancelled, and the status said interrupted).
+func statusOf(t *progress.Tracker, err error) plan.Status {
+	if t.RanOutOfTime() && errors.Is(err, context.Canceled) {
+		return plan.Timeout
+	}
+	return plan.StatusOf(err)
 }
 
 // describe is the message of err: a run out of time says when and where
