@@ -16,7 +16,10 @@ mkdir -p "$OUT"
 # when it was built, since a long run outlives later commits
 commit() { git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown; }
 if [ ! -x "$BIN" ]; then
-	CGO_ENABLED=0 go build -o "$BIN" ./cmd/htnsat
+	case $BIN in
+	*cadical*) go build -tags cadical -o "$BIN" ./cmd/htnsat ;; # the IPC 2023 stages' BIN
+	*) CGO_ENABLED=0 go build -o "$BIN" ./cmd/htnsat ;;
+	esac
 	commit >"$BIN.commit"
 fi
 # the run uses a copy of the binary: a build during the hours of a run

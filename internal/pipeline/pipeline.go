@@ -181,7 +181,7 @@ func Run(ctx context.Context, p *hddl.Problem, cfg Config) (*Result, error) {
 // before it turns to the SAT engine (see inTurn). It was chosen by
 // measurement on the IPC 2023 set at 60 s, one core a problem:
 // scripts/one-core-share.py replays progression's run and the SAT
-// engine's for each share, and 0.7 to 0.75 solve the most (docs/results.md).
+// engine's for each share, and 0.75 solves the most (docs/results.md).
 const OneCoreShare = 0.75
 
 // inTurn is Auto on one core: the engines in turn, each with the core to
