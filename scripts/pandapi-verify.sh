@@ -26,57 +26,38 @@ cp "$BIN" "$work/bin/htnsat"
 # the definition's runscript, as Apptainer would run it
 sed -n '/^%runscript/,/^%/p' apptainer/htnsat.def | sed '1d;$d' >"$work/runscript"
 
-# domain_of PROBLEM: its own <problem>-domain.hddl, or the folder's one
-# domain file whatever its name
-domain_of() {
-	local p=$1 d
-	d="${p%.*}-domain.hddl"
-	if [ -f "$d" ]; then echo "$d"; return; fi
-	for d in "$(dirname "$p")"/*domain*.hddl; do
-		case $d in *-domain.hddl) continue ;; esac
-		echo "$d"
-		return
-	done
-}
-
 ok=0 bad=0 unsolvable=0
-for dir in "$SET"/total-order/* "$SET"/partial-order/*; do
-	[ -d "$dir" ] || continue
-	n=0
-	for p in "$dir"/*.hddl "$dir"/*.pddl; do
-		[ -f "$p" ] || continue
-		case $p in *domain*) continue ;; esac
-		[ "$n" -lt "$N" ] || break
-		n=$((n + 1))
-		d=$(domain_of "$p")
-		name="$(basename "$(dirname "$dir")")/$(basename "$dir")/$(basename "$p")"
-		for how in runscript plan; do
-			out="$work/plan.$how"
-			rm -f "$out"
-			if [ $how = runscript ]; then
-				PATH="$work/bin:$PATH" HTNSAT_TIMEOUT=$TIMEOUT sh "$work/runscript" "$d" "$p" "$out" >/dev/null 2>"$work/err"
-			else
-				"$work/bin/htnsat" plan -q --timeout "$TIMEOUT" "$d" "$p" "$out" >/dev/null 2>"$work/err"
-			fi
-			if [ ! -s "$out" ] && grep -q 'unsolvable' "$work/err"; then
-				echo "$name ($how): no plan, proven unsolvable"
-				unsolvable=$((unsolvable + 1))
-				continue
-			fi
-			if [ ! -s "$out" ]; then
-				echo "$name ($how): no plan: $(tail -n 1 "$work/err")"
-				bad=$((bad + 1))
-				continue
-			fi
-			if "$PANDAPI/pandaPIparser" --verify "$d" "$p" "$out" >"$work/v" 2>&1 && grep -q 'Plan verification result: .*true' "$work/v"; then
-				echo "$name ($how): pandaPI's verifier accepts the plan"
-				ok=$((ok + 1))
-			else
-				echo "$name ($how): pandaPI's verifier refuses the plan: $(grep -a 'false' "$work/v" | head -n 1)"
-				bad=$((bad + 1))
-			fi
-		done
+# the problems and their domains as htnsat ipc pairs them (built from the
+# tree: BIN may predate --list)
+go run ./cmd/htnsat ipc "$SET" --list --first "$N" >"$work/list" || exit 1
+while IFS=$'\t' read -r track domain d p <&3; do
+	name="$track/$domain/$(basename "$p")"
+	for how in runscript plan; do
+		out="$work/plan.$how"
+		rm -f "$out"
+		if [ $how = runscript ]; then
+			PATH="$work/bin:$PATH" HTNSAT_TIMEOUT=$TIMEOUT sh "$work/runscript" "$d" "$p" "$out" >"$work/stdout" 2>"$work/err"
+		else
+			"$work/bin/htnsat" plan -q --timeout "$TIMEOUT" "$d" "$p" "$out" >"$work/stdout" 2>"$work/err"
+		fi
+		if [ ! -s "$out" ] && grep -q 'unsolvable' "$work/err"; then
+			echo "$name ($how): no plan, proven unsolvable"
+			unsolvable=$((unsolvable + 1))
+			continue
+		fi
+		if [ ! -s "$out" ]; then
+			echo "$name ($how): no plan: $(tail -n 1 "$work/err")"
+			bad=$((bad + 1))
+			continue
+		fi
+		if "$PANDAPI/pandaPIparser" --verify "$d" "$p" "$out" >"$work/v" 2>&1 && grep -q 'Plan verification result: .*true' "$work/v"; then
+			echo "$name ($how): pandaPI's verifier accepts the plan"
+			ok=$((ok + 1))
+		else
+			echo "$name ($how): pandaPI's verifier refuses the plan: $(grep -a 'false' "$work/v" | head -n 1)"
+			bad=$((bad + 1))
+		fi
 	done
-done
+done 3<"$work/list"
 echo "accepted $ok, proven unsolvable $unsolvable, missing or refused $bad"
 [ "$bad" -eq 0 ]

@@ -32,6 +32,7 @@ type ipcOptions struct {
 	optimize, optimal bool
 	from              string
 	pick              ipc.Pick
+	list              bool
 	slurmFlags
 }
 
@@ -86,7 +87,9 @@ set laid out as the 2020 and 2023 competitions did: one folder per track
 (total-order, partial-order), then one per domain, holding the problems (.hddl,
 or .pddl as IPC 2023's Lamps) and either one domain file whatever its name
 (domain.hddl, UL_domain.hddl) or a <problem>-domain.hddl beside each problem.
-Files that cannot be paired are skipped and listed on stderr. The default set
+Files that cannot be paired are skipped and listed on stderr; --list prints
+the pairs it read (after --filter, --first, --every and --from) and runs
+nothing. The default set
 is ../shared/data/ipc2020, beside the repository, or $HTNSAT_SHARED/data/ipc2020
 (github.com/panda-planner-dev/ipc2020-domains); ../shared/data/ipc2023 holds
 the 2023 one. Each problem runs in its own process with a time and memory
@@ -181,6 +184,7 @@ only the runs without a row (docs/cluster.md).`,
 	f.BoolVar(&opts.Resume, "resume", false, "keep the rows already in --csv and run only the other problems")
 	f.StringVar(&opts.pandaPI, "pandapi", "", "ground the problems of this pandaPI figures file and compare (see above)")
 	f.StringVar(&opts.from, "from", "", "only the problems with a row in this CSV file of an earlier run (see above)")
+	f.BoolVar(&opts.list, "list", false, "run nothing: print the problems selected, one a line: track, domain, domain file and problem file, tab-separated (for scripts)")
 	f.StringSliceVar(&opts.pick.Statuses, "status", nil, "with --from: only rows with one of these statuses")
 	f.DurationVar(&opts.pick.Over, "over", 0, "with --from: only rows that took longer than this")
 	f.BoolVar(&opts.optimize, "optimize", false, "--stage plan: each run improves its plan until --timeout (plan --optimize); the table has the plans' costs and the IPC quality score")
@@ -234,6 +238,15 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		if sel, err = ipc.SelectFrom(sel, rows, opts.pick); err != nil {
 			return &usageError{fmt.Errorf("--from %s: %w", opts.from, err)}
 		}
+	}
+	if opts.list {
+		for _, in := range sel {
+			if strings.ContainsAny(in.DomainFile+in.ProblemFile, "\t\n\r") {
+				return fmt.Errorf("--list: %q holds a tab or a line break, which a tab-separated line cannot carry", in.ProblemFile)
+			}
+			fmt.Fprintf(ios.Out, "%s\t%s\t%s\t%s\n", in.Track, in.Domain, in.DomainFile, in.ProblemFile)
+		}
+		return nil
 	}
 	var panda []ipc.PandaRow
 	if opts.pandaPI != "" {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -570,5 +571,28 @@ func TestHelpExamples(t *testing.T) {
 	code, out, _ := runCLI(t, "", "--version")
 	if code != 0 || !strings.HasPrefix(out, "htnsat ") {
 		t.Errorf("--version: %d %q", code, out)
+	}
+}
+
+// TestIPCList: --list prints the pairs ipc reads, after the selection,
+// one tab-separated line each, and runs nothing.
+func TestIPCList(t *testing.T) {
+	dir := "../../testdata/ipc-mini"
+	code, out, errOut := runCLI(t, "", "ipc", dir, "--list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := []string{
+		"total-order\tsplit\t" + filepath.Join(dir, "total-order/split/domain.hddl") + "\t" + filepath.Join(dir, "total-order/split/p1.hddl"),
+		"total-order\tsplit\t" + filepath.Join(dir, "total-order/split/domain.hddl") + "\t" + filepath.Join(dir, "total-order/split/p2.hddl"),
+		"partial-order\tsplit\t" + filepath.Join(dir, "partial-order/split/domain.hddl") + "\t" + filepath.Join(dir, "partial-order/split/p1.hddl"),
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("--list:\n%s\nwant:\n%s", out, strings.Join(want, "\n"))
+	}
+	_, out, _ = runCLI(t, "", "ipc", dir, "--list", "--first", "1", "--filter", "total-order")
+	if out != want[0]+"\n" {
+		t.Errorf("--list --first 1 --filter total-order: %q", out)
 	}
 }
