@@ -159,6 +159,9 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		if err := b.pause.check(); err != nil {
 			return nil, stats, err
 		}
+		if err := opt.Gate.wait(ctx); err != nil {
+			return nil, stats, err
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, stats, err
 		}

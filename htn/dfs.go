@@ -1124,6 +1124,9 @@ func (s *dfs) search() (bool, error) {
 		if err := s.pause.check(); err != nil {
 			return false, err
 		}
+		if err := s.opt.Gate.wait(s.ctx); err != nil {
+			return false, err
+		}
 		if s.opt.MaxNodes > 0 && s.stats.Nodes > s.opt.MaxNodes {
 			return false, ErrNodeLimit
 		}

@@ -217,6 +217,8 @@ type Options struct {
 	RestartBudget int64
 	// MaxNodes bounds the search nodes (0: no bound).
 	MaxNodes int64
+	// Gate, when not nil, holds the search while it is shut (see Gate).
+	Gate *Gate
 	// Weights overrides the portfolio's weights by member name
 	// (PortfolioMembers); weight 0 leaves a member out. A member's turns
 	// last its weight times the round's slice.

@@ -184,39 +184,76 @@ func Run(ctx context.Context, p *hddl.Problem, cfg Config) (*Result, error) {
 // engine's for each share, and 0.75 solves the most (docs/results.md).
 const OneCoreShare = 0.75
 
+// oneCoreShare is OneCoreShare, a variable for the tests.
+var oneCoreShare = OneCoreShare
+
 // inTurn is Auto on one core: the engines in turn, each with the core to
 // itself, not side by side, where each would get half of it. Progression
 // searches first, for OneCoreShare of the time left (all of it when ctx
-// has no deadline), and the SAT engine then gets the rest, unless
-// progression concluded: a plan, or a proof that there is none.
+// has no deadline); it is then held (htn.Gate), not stopped, and the SAT
+// engine searches. When the SAT engine ends without an answer of its own
+// (no plan up to its depth limit in a linearised problem, a formula too
+// large for the memory), progression goes on where it was for the time
+// left. The first conclusive answer ends the run, as side by side (see
+// race): a plan, or a proof that there is none. Progression ending
+// without one before its share is over hands the core to the SAT engine
+// at once.
 func (r *Result) inTurn(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config) error {
-	pctx, cancel := ctx, context.CancelFunc(func() {})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	gate := &htn.Gate{}
+	held := cfg
+	held.HTN.Gate = gate
+	answers := make(chan *answer, 2)
+	var turn <-chan time.Time // the end of progression's share
+	satRuns := false
+	running := 0
+	startSAT := func() {
+		turn, satRuns = nil, true
+		running++
+		go func() { answers <- r.solve(ctx, p, folding, cfg, SAT) }()
+	}
 	if d, ok := ctx.Deadline(); ok {
-		pctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Duration(OneCoreShare*float64(time.Until(d)))))
-	}
-	a := r.solveWithin(pctx, ctx, p, folding, cfg, Progression)
-	cancel()
-	if a.err == nil || errors.Is(a.err, plan.ErrUnsolvable) || a.pl != nil || ctx.Err() != nil {
-		// a plan (verified or not), a proof that there is none, or the
-		// run's own end
-		r.take(a)
-		return a.err
-	}
-	b := r.solve(ctx, p, folding, cfg, SAT)
-	if b.err == nil || errors.Is(b.err, plan.ErrUnsolvable) || b.pl != nil || isContext(a.err) && !isContext(b.err) {
-		// SAT's answer, or, neither concluding, the error that says
-		// more (as side by side: progression's, unless it only ran out
-		// of its time)
-		r.take(b)
-		r.HTN = a.htn
-		for s, d := range a.times {
-			r.Times.Add(s, d)
+		share := time.Duration(oneCoreShare * float64(time.Until(d)))
+		if share <= 0 {
+			// no share: the SAT engine first
+			gate.Shut()
+			startSAT()
+		} else {
+			t := time.NewTimer(share)
+			defer t.Stop()
+			turn = t.C
 		}
-		return b.err
 	}
-	r.take(a)
-	r.SAT = b.sat
-	return a.err
+	running++
+	go func() { answers <- r.solve(ctx, p, folding, held, Progression) }()
+	var got []*answer
+	for running > 0 {
+		select {
+		case <-turn:
+			gate.Shut()
+			startSAT()
+		case a := <-answers:
+			running--
+			got = append(got, a)
+			switch {
+			case conclusive(ctx, a):
+				cancel()
+				gate.Open()
+				for ; running > 0; running-- {
+					got = append(got, <-answers)
+				}
+				r.takeFirst(a, got)
+				return a.err
+			case a.engine == SAT:
+				// no answer of its own: progression goes on
+				gate.Open()
+			case !satRuns:
+				startSAT()
+			}
+		}
+	}
+	return r.neither(got)
 }
 
 // ErrClassical is the error of a problem without tasks: no initial task
@@ -252,10 +289,14 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	// the grounding is done, or in its place if the grounding is refused
 	var side *lazySide
 	gctx := ctx
-	if engine == Auto && !cfg.NoLazy && !cfg.Optimize && !cfg.Optimal && p.IsTotalOrder() && cfg.UsedCores() > 1 {
-		if side = startLazy(ctx, p, cfg); side != nil {
-			gctx = side.groundCtx
-			defer side.stop()
+	if engine == Auto && !cfg.NoLazy && !cfg.Optimize && !cfg.Optimal && p.IsTotalOrder() {
+		if cfg.UsedCores() > 1 {
+			if side = startLazy(ctx, p, cfg); side != nil {
+				gctx = side.groundCtx
+				defer side.stop()
+			}
+		} else if done, err := r.lazyFirst(ctx, p, cfg); done {
+			return err
 		}
 	}
 	progress.From(ctx).Stage("ground")
@@ -358,14 +399,6 @@ func (r *Result) take(a *answer) {
 // solve runs one engine on the folded task, writes the plan and verifies
 // it.
 func (r *Result) solve(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config, engine Engine) *answer {
-	return r.solveWithin(ctx, ctx, p, folding, cfg, engine)
-}
-
-// solveWithin is solve with the engine's search limited by search and
-// the plan's decoding and verification by ctx, the run's own limit: a
-// plan found at the end of a share of the time (Auto on one core) is
-// still verified and kept, not lost to that share's deadline.
-func (r *Result) solveWithin(search, ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config, engine Engine) *answer {
 	a := &answer{engine: engine, times: Times{}}
 	mark := time.Now()
 	lap := func(stage string) {
@@ -378,11 +411,11 @@ func (r *Result) solveWithin(search, ctx context.Context, p *hddl.Problem, foldi
 	switch engine {
 	case Progression:
 		progress.From(ctx).Stage("search")
-		sol, a.htn, err = htn.Solve(search, folding.Task, cfg.HTN)
+		sol, a.htn, err = htn.Solve(ctx, folding.Task, cfg.HTN)
 		lap("search")
 	case SAT:
 		progress.From(ctx).Stage("SAT")
-		sol, a.sat, err = satenc.Solve(search, folding.Task, cfg.SAT)
+		sol, a.sat, err = satenc.Solve(ctx, folding.Task, cfg.SAT)
 		a.times.Add("encode", a.sat.Encode)
 		a.times.Add("solve", a.sat.Solve)
 		a.times.Add("decode", a.sat.Decode)
@@ -433,26 +466,43 @@ func (r *Result) race(ctx context.Context, p *hddl.Problem, folding *ground.Fold
 	for range 2 {
 		a := <-answers
 		got = append(got, a)
-		if a.err == nil || errors.Is(a.err, plan.ErrUnsolvable) || a.pl != nil && a.err != nil && ctx.Err() == nil {
+		if conclusive(ctx, a) {
 			cancel()
-			r.take(a)
 			for range 2 - len(got) {
 				got = append(got, <-answers)
 			}
-			// the other's statistics, as far as it got; its times are not
-			// the run's
-			for _, o := range got {
-				if o.htn != nil && r.HTN == nil {
-					r.HTN = o.htn
-				}
-				if o.sat != nil && r.SAT == nil {
-					r.SAT = o.sat
-				}
-			}
+			r.takeFirst(a, got)
 			return a.err
 		}
 	}
-	// neither concluded
+	return r.neither(got)
+}
+
+// conclusive tells whether an engine's answer ends an Auto run: a plan
+// (verified unless NoVerify), a proof that there is none, or a plan the
+// verifier rejects (never hidden behind the other engine's), while the
+// run lasts.
+func conclusive(ctx context.Context, a *answer) bool {
+	return a.err == nil || errors.Is(a.err, plan.ErrUnsolvable) || a.pl != nil && a.err != nil && ctx.Err() == nil
+}
+
+// takeFirst takes the conclusive answer a, and the statistics of the
+// other engine, as far as it got, from got (its times are not the run's).
+func (r *Result) takeFirst(a *answer, got []*answer) {
+	r.take(a)
+	for _, o := range got {
+		if o.htn != nil && r.HTN == nil {
+			r.HTN = o.htn
+		}
+		if o.sat != nil && r.SAT == nil {
+			r.SAT = o.sat
+		}
+	}
+}
+
+// neither takes the answers of an Auto run in which no engine concluded:
+// the error is progression's unless that is only the context's end.
+func (r *Result) neither(got []*answer) error {
 	first, second := got[0], got[1]
 	if first.engine != Progression {
 		first, second = second, first
@@ -576,6 +626,57 @@ func (r *Result) lazyOptimize(ctx context.Context, p *hddl.Problem, lz *ground.L
 		r.Stopped = err.Error()
 	}
 	return nil
+}
+
+// OneCoreLazyShare is the share of the time Auto on one core gives the
+// lazy engine, on a totally ordered problem, before it grounds the
+// problem: what the lazy search beside the grounder does on two cores. A
+// plan on demand comes at once or not at all: run alone for 6 s on the 169
+// IPC 2023 total-order problems that auto took over 2 s on, it solved 13,
+// all within 0.71 s (Blocksworld-HPDDL pfile_1000, which the ground
+// search does not solve in 60 s, and the largest Blocksworld and Hiking
+// problems), and nothing after. A replay of that run and auto's gives the
+// same count for every share from 0.02 to 0.05; 0.03 leaves room on a
+// slower machine.
+const OneCoreLazyShare = 0.03
+
+// lazyFirst is Auto on one core before grounding: the lazy engine
+// searches for OneCoreLazyShare of the time left (not at all when ctx has
+// no deadline, as progression then has all of it). done tells that it
+// concluded, a plan (verified within ctx) or a proof that there is none,
+// or that the run's own time is over; otherwise the grounder takes over,
+// and err is nil.
+func (r *Result) lazyFirst(ctx context.Context, p *hddl.Problem, cfg Config) (done bool, err error) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return false, nil
+	}
+	lctx, cancel := context.WithDeadline(ctx, time.Now().Add(time.Duration(OneCoreLazyShare*float64(time.Until(d)))))
+	defer cancel()
+	progress.From(ctx).Stage("search (grounding on demand)")
+	mark := time.Now()
+	lz, err := ground.NewLazy(lctx, p, cfg.Ground)
+	if err != nil {
+		// not to be grounded on demand, or its share is over already
+		r.Times.Add("search", time.Since(mark))
+		if ctx.Err() != nil {
+			return true, plan.WithCause(ctx, ctx.Err())
+		}
+		return false, nil
+	}
+	pl, st, err := htn.SolveLazy(lctx, lz, cfg.HTN)
+	dur := time.Since(mark)
+	switch {
+	case err == nil || errors.Is(err, plan.ErrUnsolvable):
+		return true, r.lazyAnswer(ctx, p, lz, cfg, pl, st, err, dur)
+	case ctx.Err() != nil:
+		r.Times.Add("search", dur)
+		return true, err
+	}
+	// its share is over, or a limit of its own (the network bound): the
+	// grounder's turn
+	r.Times.Add("search", dur)
+	return false, nil
 }
 
 // lazySide is a lazy search run beside the grounder (Auto): it stops the

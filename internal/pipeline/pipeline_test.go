@@ -218,3 +218,56 @@ func TestAutoStopsLazySide(t *testing.T) {
 		t.Fatal("auto still runs after a minute (the search on demand beside the grounder did not stop)")
 	}
 }
+
+// TestAutoOneCoreLazyFirst: auto on one core with a time limit gives the
+// lazy engine the first share of it before grounding (IPC
+// Minecraft-Player p-003-004-004-004: a plan on demand in milliseconds,
+// seconds of grounding), and without a limit it grounds at once
+// (progression then has all the time).
+func TestAutoOneCoreLazyFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("IPC problem: not in -short")
+	}
+	dir := testutil.IPCDir(t, "total-order", "Minecraft-Player")
+	_, p, err := hddl.Load(dir+"/domain.hddl", dir+"/p-003-004-004-004.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := pipeline.Run(ctx, p, pipeline.Config{Engine: pipeline.Auto, Cores: 1})
+	if err != nil || res.Engine != pipeline.Lazy || !res.Verified || res.Task != nil {
+		t.Errorf("with a limit: %v, by %s, verified %v, grounded %v", err, res.Engine, res.Verified, res.Task != nil)
+	}
+	// without a limit (a small problem: the ground search answers)
+	_, small, err := hddl.Load("../../testdata/costs/domain.hddl", "../../testdata/costs/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = pipeline.Run(context.Background(), small, pipeline.Config{Engine: pipeline.Auto, Cores: 1})
+	if err != nil || res.Engine == pipeline.Lazy || res.Task == nil {
+		t.Errorf("without a limit: %v, by %s, grounded %v", err, res.Engine, res.Task != nil)
+	}
+}
+
+// TestAutoOneCoreResumes: on one core, progression held for the SAT
+// engine's turn goes on when that engine ends without an answer of its
+// own. With a share of 0 the SAT engine searches first; limited to depth
+// 1 it cannot plan testdata/blocksworld-gtohp (depth-limit), and progression's
+// plan is the answer, where before the run ended with the SAT engine's
+// error.
+func TestAutoOneCoreResumes(t *testing.T) {
+	defer pipeline.SetOneCoreShare(0)()
+	_, p, err := hddl.Load("../../testdata/blocksworld-gtohp/domain.hddl", "../../testdata/blocksworld-gtohp/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := pipeline.Config{Engine: pipeline.Auto, Cores: 1, NoLazy: true}
+	cfg.SAT.MaxDepth = 1
+	res, err := pipeline.Run(ctx, p, cfg)
+	if err != nil || res.Engine != pipeline.Progression || !res.Verified || res.SAT == nil {
+		t.Errorf("%v, by %s, verified %v, the SAT engine ran %v", err, res.Engine, res.Verified, res.SAT != nil)
+	}
+}
