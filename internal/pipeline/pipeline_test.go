@@ -168,11 +168,10 @@ func TestLazyFallback(t *testing.T) {
 	}
 }
 
-// TestAutoBesideGrounding: auto searches with grounding on demand while
-// the grounder works, and a plan found first stops the grounding (IPC
-// Minecraft-Player p-003-004-004-004: about 4 s of grounding, a plan on
-// demand in a few milliseconds).
-func TestAutoBesideGrounding(t *testing.T) {
+// minecraftSmall loads IPC 2023 Minecraft-Player p-003-004-004-004 (not in
+// -short): seconds of grounding, a plan on demand in milliseconds.
+func minecraftSmall(t *testing.T) *hddl.Problem {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("IPC problem: not in -short")
 	}
@@ -181,6 +180,15 @@ func TestAutoBesideGrounding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+// TestAutoBesideGrounding: auto searches with grounding on demand while
+// the grounder works, and a plan found first stops the grounding (IPC
+// Minecraft-Player p-003-004-004-004: about 4 s of grounding, a plan on
+// demand in a few milliseconds).
+func TestAutoBesideGrounding(t *testing.T) {
+	p := minecraftSmall(t)
 	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Auto, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -225,14 +233,7 @@ func TestAutoStopsLazySide(t *testing.T) {
 // seconds of grounding), and without a limit it grounds at once
 // (progression then has all the time).
 func TestAutoOneCoreLazyFirst(t *testing.T) {
-	if testing.Short() {
-		t.Skip("IPC problem: not in -short")
-	}
-	dir := testutil.IPCDir(t, "total-order", "Minecraft-Player")
-	_, p, err := hddl.Load(dir+"/domain.hddl", dir+"/p-003-004-004-004.hddl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := minecraftSmall(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := pipeline.Run(ctx, p, pipeline.Config{Engine: pipeline.Auto, Cores: 1})
