@@ -159,7 +159,7 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		if err := b.pause.check(); err != nil {
 			return nil, stats, err
 		}
-		if err := opt.Gate.wait(ctx); err != nil {
+		if err := opt.Gate.wait(ctx, b.pause); err != nil {
 			return nil, stats, err
 		}
 		if err := ctx.Err(); err != nil {

@@ -1124,7 +1124,7 @@ func (s *dfs) search() (bool, error) {
 		if err := s.pause.check(); err != nil {
 			return false, err
 		}
-		if err := s.opt.Gate.wait(s.ctx); err != nil {
+		if err := s.opt.Gate.wait(s.ctx, s.pause); err != nil {
 			return false, err
 		}
 		if s.opt.MaxNodes > 0 && s.stats.Nodes > s.opt.MaxNodes {

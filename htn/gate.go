@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A Gate holds a search from outside (Options.Gate): while it is shut,
@@ -43,8 +44,12 @@ func (g *Gate) Open() {
 }
 
 // wait returns at once while g is open (a nil g is), and otherwise when
-// it opens or ctx ends (ctx's error).
-func (g *Gate) wait(ctx context.Context) error {
+// it opens or ctx ends (ctx's error). A portfolio member's slice (p, nil
+// outside the portfolio) is moved on by the time held: the member's clock
+// stops while the gate is shut, so the turn it had when the gate shut is
+// not lost (a late turn of the portfolio lasts seconds, and the SAT
+// engine's turn on one core 15 s, longer than any of them).
+func (g *Gate) wait(ctx context.Context, p *pauser) error {
 	if g == nil {
 		return nil
 	}
@@ -52,8 +57,10 @@ func (g *Gate) wait(ctx context.Context) error {
 	if ch == nil {
 		return nil
 	}
+	start := time.Now()
 	select {
 	case <-*ch:
+		p.extend(time.Since(start))
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

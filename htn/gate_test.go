@@ -14,17 +14,17 @@ import (
 func TestGate(t *testing.T) {
 	ctx := context.Background()
 	var nilGate *Gate
-	if err := nilGate.wait(ctx); err != nil {
+	if err := nilGate.wait(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	g := &Gate{}
-	if err := g.wait(ctx); err != nil {
+	if err := g.wait(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	g.Shut()
 	g.Shut() // twice: still one channel to open
 	done := make(chan error, 1)
-	go func() { done <- g.wait(ctx) }()
+	go func() { done <- g.wait(ctx, nil) }()
 	select {
 	case err := <-done:
 		t.Fatalf("a shut gate let wait return (%v)", err)
@@ -38,7 +38,7 @@ func TestGate(t *testing.T) {
 	g.Shut()
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := g.wait(cctx); !errors.Is(err, context.Canceled) {
+	if err := g.wait(cctx, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("wait on a shut gate with an ended context: %v", err)
 	}
 }
@@ -63,5 +63,23 @@ func TestGateHoldsSearch(t *testing.T) {
 	sol, st, err = Solve(context.Background(), task, Options{Gate: g})
 	if err != nil || sol == nil {
 		t.Fatalf("opened: %v (%d nodes)", err, st.Nodes)
+	}
+}
+
+// TestGateKeepsTurn: the time a portfolio member waits behind a shut gate
+// is not taken from its slice.
+func TestGateKeepsTurn(t *testing.T) {
+	g := &Gate{}
+	g.Shut()
+	p := &pauser{deadline: time.Now().Add(30 * time.Millisecond)}
+	go func() {
+		time.Sleep(80 * time.Millisecond)
+		g.Open()
+	}()
+	if err := g.wait(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if left := time.Until(p.deadline); left <= 0 {
+		t.Fatalf("after the gate opened the member's slice was over (%v left)", left)
 	}
 }
