@@ -22,14 +22,31 @@ import (
 // it runs on its own goroutine, but only one runs at a time. A member
 // runs until its slice of time is over, then hands the turn on and waits
 // for its next one, so no work is thrown away (unlike restarting each
-// search with a doubled budget). The slices double every round up to
-// portfolioMaxSlice, and
+// search with a doubled budget). The slices double every round, and
 // depth-first search goes first with twice the share of the others: a
 // problem it solves within the first slice costs nothing more than
 // before. On a recursive network that share is split between depth-first
 // search with and without the recursion bound (Options.RecursionBound). A member whose search space is exhausted leaves the rotation;
 // the others go on (an eager search's exhaustion proves nothing), and when
 // all are exhausted there is no plan in the space they share.
+//
+// The doubling favours the member that goes first in a round (depth-first
+// search): when it answers, the others have had only the rounds before,
+// not their turns of the round it answers in, so to its own time its
+// answer adds between half and all of the others' time in proportion
+// (their weights / its weight), where an even rotation adds all. Holding the slices at 1 s once they
+// reach it was measured against it on the 60 IPC 2023 problems some run
+// had solved in over 15 s (results/ipc2023-slices-problems.csv), with
+// progression alone, the two binaries side by side, one CPU each (htnsat
+// ipc ../shared/data/ipc2023 --stage plan --engine progression --pin
+// --jobs 1 --timeout 60s --from that file; results/ipc2023-slices-*.csv,
+// aef533a against 8cbdcbb): 48 solved against 45 at 60 s (Freecell
+// probfreecell-06-1, 06-3 and 07-5, where greedy best-first search with
+// the relaxed composition estimate answers from third place in the
+// round), but 25 against 29 within 30 s and 40 against 41 within 45 s,
+// the median time 1.09 times as long, and a lower agile score (9.34
+// against 9.66). Auto on one core gives progression about 45 s: the
+// slices still double.
 //
 // Slices are measured in time, not nodes, because the members' nodes cost
 // very different amounts (a node of greedy best-first search with the
@@ -44,18 +61,6 @@ import (
 // problems it solves at once (a 25x25 Sudoku takes it 0.1-0.25 s), before
 // the other searches take their turns.
 const portfolioSlice = 250 * time.Millisecond
-
-// portfolioMaxSlice is where the doubling of the slices stops (for a
-// member of weight 1). Doubling them to the end made the time of an answer
-// jump with the machine's speed: a member that needs a little more than
-// its round's share waits for every other member's whole next slice, as
-// long as all its own turns before. IPC 2023 Freecell probfreecell-06-1
-// (greedy best-first search with the relaxed composition estimate
-// answers) was solved by progression alone in 39.1 s in one run and not in
-// 60 s in the next, on the same idle CPU; with the slices held at 1 s it
-// is solved in 45.1 s (06-2: 44.6 s), the rounds adding a second or two.
-// A turn handed on costs microseconds.
-const portfolioMaxSlice = 1 * time.Second
 
 // portfolioProbe is the turn of a member of weight 1 in a first round
 // before the others: a problem one member solves at once and another
@@ -248,7 +253,7 @@ func portfolio(ctx context.Context, members []*member, probe, slice time.Duratio
 		if turn < slice {
 			turn = slice
 		} else {
-			slice = min(2*slice, portfolioMaxSlice)
+			slice *= 2
 			turn = slice
 		}
 	}
