@@ -280,187 +280,217 @@ func Solve(ctx context.Context, t *ground.Task, opt Options) (*ground.Solution, 
 	return sol, stats, err
 }
 
-// solve is Solve on a view, counting into stats.
-func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Solution, error) {
-	t := v.t
-	depthFirst := func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
-		var groups []ground.ChoiceGroup
-		if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
-			var err error
-			if groups, err = t.ChoiceGroups(ctx); err != nil {
-				return nil, err
-			}
-		}
-		s := newDFS(ctx, v, opt, stats, groups)
-		s.pause = p
-		ok, err := s.run()
-		if err != nil {
+// searcher runs the searches of solve over one view.
+type searcher struct {
+	ctx context.Context
+	v   *view
+}
+
+// runner is one search of the portfolio, or a search run alone (p nil).
+type runner func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error)
+
+// depthFirst runs the depth-first search.
+func (r searcher) depthFirst(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
+	var groups []ground.ChoiceGroup
+	if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
+		var err error
+		if groups, err = r.v.t.ChoiceGroups(r.ctx); err != nil {
 			return nil, err
 		}
-		if !ok {
-			return nil, ErrNoPlan
-		}
-		return solutionFromPath(len(t.Initial), s.nodes, s.path), nil
 	}
-	bestFirstBy := func(search Search) func(Options, *pauser, *Stats) (*ground.Solution, error) {
-		return func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
-			sol, _, err := bestFirst(ctx, v, opt, search, stats, p)
-			return sol, err
-		}
+	s := newDFS(r.ctx, r.v, opt, stats, groups)
+	s.pause = p
+	ok, err := s.run()
+	if err != nil {
+		return nil, err
 	}
-	run := func(opt Options) (*ground.Solution, error) {
-		if opt.Search != Auto {
-			single := depthFirst
-			if opt.Search != DFS {
-				single = bestFirstBy(opt.Search)
-			}
-			sol, err := single(opt, nil, stats)
-			if errors.Is(err, ErrNoPlan) && opt.Serial && !v.total {
-				// a serial search's exhaustion proves nothing: again
-				// with every interleaving
-				opt.Serial = false
-				sol, err = single(opt, nil, stats)
-			}
-			return sol, err
+	if !ok {
+		return nil, ErrNoPlan
+	}
+	return solutionFromPath(len(r.v.t.Initial), s.nodes, s.path), nil
+}
+
+// bestFirstBy is the best-first search with search's evaluation (greedy or A*).
+func (r searcher) bestFirstBy(search Search) runner {
+	return func(opt Options, p *pauser, stats *Stats) (*ground.Solution, error) {
+		sol, _, err := bestFirst(r.ctx, r.v, opt, search, stats, p)
+		return sol, err
+	}
+}
+
+// alone runs the search opt.Search names (not Auto) by itself.
+func (r searcher) alone(opt Options, stats *Stats) (*ground.Solution, error) {
+	single := r.depthFirst
+	if opt.Search != DFS {
+		single = r.bestFirstBy(opt.Search)
+	}
+	sol, err := single(opt, nil, stats)
+	if errors.Is(err, ErrNoPlan) && opt.Serial && !r.v.total {
+		// a serial search's exhaustion proves nothing: again
+		// with every interleaving
+		opt.Serial = false
+		sol, err = single(opt, nil, stats)
+	}
+	return sol, err
+}
+
+// config is a member of the portfolio before it runs.
+type config struct {
+	name       string
+	weight     int
+	opt        Options
+	incomplete bool
+	run        runner
+}
+
+// configs returns the portfolio's members for the task and options: in a
+// partially ordered network half of depth-first search's and of greedy
+// best-first search's turns are serial (Options.Serial), and the other
+// halves and A* cover the interleavings they leave out.
+func (r searcher) configs(opt Options) []config {
+	v := r.v
+	configs := []config{{"dfs", 2, opt, false, r.depthFirst}, {"gbfs", 2, opt, false, r.bestFirstBy(GBFS)}, {"astar", 1, opt, false, r.bestFirstBy(AStar)}}
+	if v.total && opt.Heuristic == HeurAuto && rcSize(v) > rcAutoLimit {
+		// A large task, where greedy search's estimate is TDG
+		// (HeurAuto): half of its turns go to greedy search with
+		// RC, which sees the state. Where the search comes back to
+		// the states it met, RC's cache makes its nodes cheap
+		// (IPC Freecell-Learned: probfreecell-03-2 solved in 3.9 s
+		// by greedy search with RC, not in 60 s with TDG); where
+		// it does not, the TDG half keeps what it solved (Towers
+		// pfile_19, proved to have no plan in 6 s).
+		//
+		// A* (TDG) had its turn too: on the 201 total-order IPC 2020
+		// problems of such size that the table solves (outside
+		// Monroe), it answered one (Towers pfile_11, 1.0 s), while
+		// greedy search with RC alone solves Freecell problems that
+		// the portfolio did not within 60 s (probfreecell-04-3 in
+		// 8.6 s, 05-5 in 16.5 s, 06-1 to 06-5 in 25-47 s). So A*'s
+		// turn goes to it: the members before it keep their times.
+		// The table gains Freecell 04-3 and 05-5 and loses
+		// Monroe-Partially-Observable pfile19, which A* answered in
+		// 37 s (docs/results.md).
+		rc := configs[1]
+		rc.name, rc.weight, rc.opt.Heuristic = "gbfs-rc", 2, HeurRC
+		configs[1].weight = 1
+		configs[2].weight = 0
+		configs = slices.Insert(configs, 2, rc)
+	}
+	if !v.total {
+		// Depth-first search has a serial and a full member. The
+		// serial one carries a begun task through before its
+		// siblings; where tasks must interleave, it wanders. The
+		// full one, alone, solves problems the serial one does not
+		// (IPC 2023 Colouring pfile10, --search dfs: 3.8 s; the
+		// portfolio with the serial member alone: no plan in 20 s,
+		// with both: 7.8 s). It weighs 1 against the serial
+		// member's 2 (in a recursive network, against the two
+		// serial members' 1 and 2): with even weights IPC 2020
+		// Woodworking (partial order), which the serial member
+		// solves, took twice the time (pfile30 23 s against 14 s).
+		serial, full := opt, opt
+		serial.Serial, full.Serial = true, false
+		configs = []config{{"dfs-serial", 2, serial, true, r.depthFirst}, {"dfs", 1, full, false, r.depthFirst}, {"gbfs-serial", 1, serial, true, r.bestFirstBy(GBFS)}, {"gbfs", 1, full, false, r.bestFirstBy(GBFS)}, {"astar", 1, full, false, r.bestFirstBy(AStar)}}
+	}
+	if v.recursive && !opt.RecursionBound {
+		// A recursive network: depth-first search also with the
+		// recursion bound (Options.RecursionBound), each winning
+		// where the other wanders. In total order the two share
+		// depth-first search's turn, so the best-first searches'
+		// times stay as they were (IPC 2020 problems they solve
+		// in 57-58 s); in partial order see below.
+		bounded := configs[0]
+		bounded.name += "-rec"
+		bounded.opt.RecursionBound = true
+		// The bounded member also goes without the reach, so that
+		// the two differ in cost per node as well: on a large
+		// recursive task graph the reach's bookkeeping makes each
+		// node several times slower where it finds few dead ends
+		// (IPC Monroe-Partially-Observable, total order, --search
+		// dfs --recursion-bound, 20 s: pfile09, pfile14 and
+		// pfile17 in 4.4-8.2 s without it, timeouts with it),
+		// while where it pays (Woodworking, Multiarm-Blocksworld,
+		// Hiking) the other member keeps it.
+		bounded.opt.NoReach = true
+		bounded.weight = 1
+		if v.total {
+			configs[0].weight = 1
+		} else {
+			// In partial order the bounded search never starts
+			// over, and has the larger turn. Its restarts cost more
+			// than they found: the runs between the shuffled ones
+			// keep the domain's order and replay the same first
+			// nodes, so a plan found at the end of a long run is
+			// found again only once the budget exceeds that run
+			// (IPC Monroe-Partially-Observable, partial order,
+			// pfile06, --search dfs --serial --recursion-bound
+			// --no-reach: 19.9 M nodes and 20 restarts, 6.6 M
+			// nodes with --no-restarts). With this member at
+			// weight 2 and the other serial one at 1, pfile06 and
+			// pfile23 are solved in 28-30 s (timeouts before) and
+			// pfile07, 10, 12, 25, Transport pfile39-40 and
+			// Woodworking 26-30 still are (Woodworking 29 and 30
+			// in 33 and 40 s against 22 and 28 s; two runs side by
+			// side).
+			bounded.opt.NoRestarts = true
+			bounded.weight, configs[0].weight = 2, 1
 		}
-		// Auto: the portfolio, each member under the node limit of all
-		// together
-		limit := opt.MaxNodes
-		opt.MaxNodes = 0
-		// In a partially ordered network half of depth-first search's
-		// and of greedy best-first search's turns are serial
-		// (Options.Serial): the other halves and A* cover the
-		// interleavings they leave out.
-		type config struct {
-			name       string
-			weight     int
-			opt        Options
-			incomplete bool
-			run        func(Options, *pauser, *Stats) (*ground.Solution, error)
-		}
-		configs := []config{{"dfs", 2, opt, false, depthFirst}, {"gbfs", 2, opt, false, bestFirstBy(GBFS)}, {"astar", 1, opt, false, bestFirstBy(AStar)}}
-		if v.total && opt.Heuristic == HeurAuto && rcSize(v) > rcAutoLimit {
-			// A large task, where greedy search's estimate is TDG
-			// (HeurAuto): half of its turns go to greedy search with
-			// RC, which sees the state. Where the search comes back to
-			// the states it met, RC's cache makes its nodes cheap
-			// (IPC Freecell-Learned: probfreecell-03-2 solved in 3.9 s
-			// by greedy search with RC, not in 60 s with TDG); where
-			// it does not, the TDG half keeps what it solved (Towers
-			// pfile_19, proved to have no plan in 6 s).
-			//
-			// A* (TDG) had its turn too: on the 201 total-order IPC 2020
-			// problems of such size that the table solves (outside
-			// Monroe), it answered one (Towers pfile_11, 1.0 s), while
-			// greedy search with RC alone solves Freecell problems that
-			// the portfolio did not within 60 s (probfreecell-04-3 in
-			// 8.6 s, 05-5 in 16.5 s, 06-1 to 06-5 in 25-47 s). So A*'s
-			// turn goes to it: the members before it keep their times.
-			// The table gains Freecell 04-3 and 05-5 and loses
-			// Monroe-Partially-Observable pfile19, which A* answered in
-			// 37 s (docs/results.md).
-			rc := configs[1]
-			rc.name, rc.weight, rc.opt.Heuristic = "gbfs-rc", 2, HeurRC
-			configs[1].weight = 1
-			configs[2].weight = 0
-			configs = slices.Insert(configs, 2, rc)
-		}
-		if !v.total {
-			// Depth-first search has a serial and a full member. The
-			// serial one carries a begun task through before its
-			// siblings; where tasks must interleave, it wanders. The
-			// full one, alone, solves problems the serial one does not
-			// (IPC 2023 Colouring pfile10, --search dfs: 3.8 s; the
-			// portfolio with the serial member alone: no plan in 20 s,
-			// with both: 7.8 s). It weighs 1 against the serial
-			// member's 2 (in a recursive network, against the two
-			// serial members' 1 and 2): with even weights IPC 2020
-			// Woodworking (partial order), which the serial member
-			// solves, took twice the time (pfile30 23 s against 14 s).
-			serial, full := opt, opt
-			serial.Serial, full.Serial = true, false
-			configs = []config{{"dfs-serial", 2, serial, true, depthFirst}, {"dfs", 1, full, false, depthFirst}, {"gbfs-serial", 1, serial, true, bestFirstBy(GBFS)}, {"gbfs", 1, full, false, bestFirstBy(GBFS)}, {"astar", 1, full, false, bestFirstBy(AStar)}}
-		}
-		if v.recursive && !opt.RecursionBound {
-			// A recursive network: depth-first search also with the
-			// recursion bound (Options.RecursionBound), each winning
-			// where the other wanders. In total order the two share
-			// depth-first search's turn, so the best-first searches'
-			// times stay as they were (IPC 2020 problems they solve
-			// in 57-58 s); in partial order see below.
-			bounded := configs[0]
-			bounded.name += "-rec"
-			bounded.opt.RecursionBound = true
-			// The bounded member also goes without the reach, so that
-			// the two differ in cost per node as well: on a large
-			// recursive task graph the reach's bookkeeping makes each
-			// node several times slower where it finds few dead ends
-			// (IPC Monroe-Partially-Observable, total order, --search
-			// dfs --recursion-bound, 20 s: pfile09, pfile14 and
-			// pfile17 in 4.4-8.2 s without it, timeouts with it),
-			// while where it pays (Woodworking, Multiarm-Blocksworld,
-			// Hiking) the other member keeps it.
-			bounded.opt.NoReach = true
-			bounded.weight = 1
-			if v.total {
-				configs[0].weight = 1
-			} else {
-				// In partial order the bounded search never starts
-				// over, and has the larger turn. Its restarts cost more
-				// than they found: the runs between the shuffled ones
-				// keep the domain's order and replay the same first
-				// nodes, so a plan found at the end of a long run is
-				// found again only once the budget exceeds that run
-				// (IPC Monroe-Partially-Observable, partial order,
-				// pfile06, --search dfs --serial --recursion-bound
-				// --no-reach: 19.9 M nodes and 20 restarts, 6.6 M
-				// nodes with --no-restarts). With this member at
-				// weight 2 and the other serial one at 1, pfile06 and
-				// pfile23 are solved in 28-30 s (timeouts before) and
-				// pfile07, 10, 12, 25, Transport pfile39-40 and
-				// Woodworking 26-30 still are (Woodworking 29 and 30
-				// in 33 and 40 s against 22 and 28 s; two runs side by
-				// side).
-				bounded.opt.NoRestarts = true
-				bounded.weight, configs[0].weight = 2, 1
-			}
-			configs = slices.Insert(configs, 1, bounded)
-		}
-		probe := portfolioProbe
-		if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
-			// Choice groups (computed once; the depth-first search needs
-			// them anyway) are reasoned over by depth-first search alone:
-			// its counters, matching and locked values prune what the
-			// best-first searches must enumerate, so it gets four times
-			// its share (ten 36x36 Sudokus with 40 % given, 20 s: 5
-			// solved, against 3 with the even shares)
-			if groups, err := t.ChoiceGroups(ctx); err != nil {
-				return nil, err
-			} else if len(groups) > 0 {
-				probe = 0
-				for i := range configs {
-					if strings.HasPrefix(configs[i].name, "dfs") {
-						configs[i].weight *= 4
-					}
+		configs = slices.Insert(configs, 1, bounded)
+	}
+	return configs
+}
+
+// portfolio runs the members of configs in turn (portfolio.go), each
+// under the node limit of all together.
+func (r searcher) portfolio(opt Options, stats *Stats) (*ground.Solution, error) {
+	limit := opt.MaxNodes
+	opt.MaxNodes = 0
+	configs := r.configs(opt)
+	probe := portfolioProbe
+	if !opt.NoGroups && !opt.NoDeadEnds && !opt.CompletePO {
+		// Choice groups (computed once; the depth-first search needs
+		// them anyway) are reasoned over by depth-first search alone:
+		// its counters, matching and locked values prune what the
+		// best-first searches must enumerate, so it gets four times
+		// its share (ten 36x36 Sudokus with 40 % given, 20 s: 5
+		// solved, against 3 with the even shares)
+		if groups, err := r.v.t.ChoiceGroups(r.ctx); err != nil {
+			return nil, err
+		} else if len(groups) > 0 {
+			probe = 0
+			for i := range configs {
+				if strings.HasPrefix(configs[i].name, "dfs") {
+					configs[i].weight *= 4
 				}
 			}
 		}
-		var members []*member
-		for _, c := range configs {
-			if w, ok := opt.Weights[c.name]; ok {
-				c.weight = w
-			}
-			if c.weight <= 0 {
-				continue
-			}
-			members = append(members, &member{name: c.name, weight: c.weight, incomplete: c.incomplete, run: func(p *pauser, st *Stats) (*ground.Solution, error) {
-				return c.run(c.opt, p, st)
-			}})
+	}
+	var members []*member
+	for _, c := range configs {
+		if w, ok := opt.Weights[c.name]; ok {
+			c.weight = w
 		}
-		if len(members) == 0 {
-			return nil, fmt.Errorf("the portfolio has no member: every weight is 0")
+		if c.weight <= 0 {
+			continue
 		}
-		return portfolio(ctx, members, probe, portfolioSlice, v.total || opt.CompletePO, limit, stats)
+		members = append(members, &member{name: c.name, weight: c.weight, incomplete: c.incomplete, run: func(p *pauser, st *Stats) (*ground.Solution, error) {
+			return c.run(c.opt, p, st)
+		}})
+	}
+	if len(members) == 0 {
+		return nil, fmt.Errorf("the portfolio has no member: every weight is 0")
+	}
+	return portfolio(r.ctx, members, probe, portfolioSlice, r.v.total || opt.CompletePO, limit, stats)
+}
+
+// solve is Solve on a view, counting into stats.
+func solve(ctx context.Context, v *view, opt Options, stats *Stats) (*ground.Solution, error) {
+	r := searcher{ctx, v}
+	run := func(opt Options) (*ground.Solution, error) {
+		if opt.Search != Auto {
+			return r.alone(opt, stats)
+		}
+		return r.portfolio(opt, stats)
 	}
 	sol, err := run(opt)
 	if errors.Is(err, ErrNoPlan) && !v.total && !opt.CompletePO {
