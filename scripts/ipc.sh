@@ -181,10 +181,10 @@ splice2023() {
 			echo
 			echo "#### One core: the share of the time progression gets before the SAT engine"
 			echo
-			echo "The problems auto on one core would solve, from the two tables above, for each share of the time after grounding that progression searches before the SAT engine takes the rest (\`OneCoreShare\` in internal/pipeline is 0.75):"
-			echo "\`scripts/one-core-share.py results/ipc2023-progression.csv results/ipc2023-sat-subset.csv\`"
+			echo "The problems auto on one core would solve, from the two tables above, for each share of the time after grounding (and, in total order, after grounding on demand's first turn) that progression searches before the SAT engine takes the rest (\`OneCoreShare\` in internal/pipeline is $(sed -n 's/^const OneCoreShare = //p' internal/pipeline/pipeline.go)):"
+			echo "\`scripts/one-core.py share results/ipc2023-progression.csv results/ipc2023-sat-subset.csv\`"
 			echo
-			python3 scripts/one-core-share.py "$OUT/ipc2023-progression.csv" "$OUT/ipc2023-sat-subset.csv"
+			python3 scripts/one-core.py share "$OUT/ipc2023-progression.csv" "$OUT/ipc2023-sat-subset.csv"
 		fi
 		if [ ${#runs[@]} -gt 0 ]; then
 			echo
@@ -229,7 +229,7 @@ for stage in $STAGES; do
 		continue
 		;;
 	# the SAT engine (BIN=bin/htnsat-cadical) where progression took over
-	# 15 s: what auto on one core can gain from it (scripts/one-core-share.py)
+	# 15 s: what auto on one core can gain from it (scripts/one-core.py share)
 	ipc2023-sat-subset)
 		run ipc2023-sat-subset "$SHARED/data/ipc2023" --stage plan --engine sat --pin --from "$OUT/ipc2023-progression.csv" --over 15s
 		splice2023

@@ -180,7 +180,7 @@ func Run(ctx context.Context, p *hddl.Problem, cfg Config) (*Result, error) {
 // OneCoreShare is the share of the time Auto gives progression on one core
 // before it turns to the SAT engine (see inTurn). It was chosen by
 // measurement on the IPC 2023 set at 60 s, one core a problem:
-// scripts/one-core-share.py replays progression's run and the SAT
+// scripts/one-core.py share replays progression's run and the SAT
 // engine's for each share, and 0.75 solves the most (docs/results.md).
 const OneCoreShare = 0.75
 
@@ -631,13 +631,13 @@ func (r *Result) lazyOptimize(ctx context.Context, p *hddl.Problem, lz *ground.L
 // OneCoreLazyShare is the share of the time Auto on one core gives the
 // lazy engine, on a totally ordered problem, before it grounds the
 // problem: what the lazy search beside the grounder does on two cores. A
-// plan on demand comes at once or not at all: run alone for 6 s on the 169
-// IPC 2023 total-order problems that auto took over 2 s on, it solved 13,
-// all within 0.71 s (Blocksworld-HPDDL pfile_1000, which the ground
-// search does not solve in 60 s, and the largest Blocksworld and Hiking
-// problems), and nothing after. A replay of that run and auto's gives the
-// same count for every share from 0.02 to 0.05; 0.03 leaves room on a
-// slower machine.
+// plan on demand comes at once or not at all: run alone for 6 s on the 179
+// IPC 2023 total-order problems that auto took over 2 s on, it solved 33,
+// all within 3.7 s (Blocksworld-HPDDL pfile_1000, which the ground search
+// does not solve in 60 s, among them; results/ipc2023-lazy-subset.md), and
+// nothing after. A replay of that run and auto's (scripts/one-core.py
+// lazy) gives the same count for every share from 0.02 to 0.05; 0.03
+// leaves room on a slower machine.
 const OneCoreLazyShare = 0.03
 
 // lazyFirst is Auto on one core before grounding: the lazy engine
