@@ -240,10 +240,16 @@ func runIPC(ctx context.Context, ios *ioStreams, opts *ipcOptions) error {
 		}
 	}
 	if opts.list {
+		// every line is checked before the first is printed: a script
+		// reading them gets all or none
 		for _, in := range sel {
-			if strings.ContainsAny(in.DomainFile+in.ProblemFile, "\t\n\r") {
-				return fmt.Errorf("--list: %q holds a tab or a line break, which a tab-separated line cannot carry", in.ProblemFile)
+			for _, field := range []string{in.Track, in.Domain, in.DomainFile, in.ProblemFile} {
+				if strings.ContainsAny(field, "\t\n\r") {
+					return fmt.Errorf("--list: %q holds a tab or a line break, which a tab-separated line cannot carry", field)
+				}
 			}
+		}
+		for _, in := range sel {
 			fmt.Fprintf(ios.Out, "%s\t%s\t%s\t%s\n", in.Track, in.Domain, in.DomainFile, in.ProblemFile)
 		}
 		return nil

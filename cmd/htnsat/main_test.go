@@ -595,4 +595,23 @@ func TestIPCList(t *testing.T) {
 	if out != want[0]+"\n" {
 		t.Errorf("--list --first 1 --filter total-order: %q", out)
 	}
+	// a problem file whose name holds a tab, after one that does not: no
+	// line at all, and an error that says why
+	tab := filepath.Join(t.TempDir(), "total-order", "split")
+	if err := os.MkdirAll(tab, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{"domain.hddl": "domain.hddl", "p1.hddl": "p1.hddl", "p2.hddl": "p\t2.hddl"} {
+		b, err := os.ReadFile(filepath.Join(dir, "total-order/split", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tab, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut = runCLI(t, "", "ipc", filepath.Dir(filepath.Dir(tab)), "--list")
+	if code == 0 || out != "" || !strings.Contains(errOut, "tab or a line break") {
+		t.Errorf("--list over a file name with a tab: exit %d, out %q, err %q", code, out, errOut)
+	}
 }
