@@ -111,6 +111,23 @@ func actionRef(a int32) int32 { return -1 - a }
 
 func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	v := &view{t: t, nA: len(t.Actions), nFacts: len(t.Facts), meths: t.Methods}
+	v.index()
+	v.actionCosts()
+	if err := v.costs(ctx); err != nil {
+		return nil, err
+	}
+	v.goalMasks()
+	v.recursion()
+	v.total = t.TotallyOrdered()
+	v.firstActions()
+	v.settle()
+	return v, nil
+}
+
+// index fills taskMeths, users, the permanence of facts, killOnTrue and
+// preUsers.
+func (v *view) index() {
+	t := v.t
 	v.taskMeths = make([][]int32, len(t.Compounds))
 	for c := range t.Compounds {
 		ms := make([]int32, len(t.Compounds[c].Methods))
@@ -144,29 +161,40 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	for i := range v.meths {
 		index(methodRef(int32(i)), v.meths[i].Pre, v.meths[i].NegPre)
 	}
+}
+
+// actionCosts fills acost.
+func (v *view) actionCosts() {
+	t := v.t
 	v.acost = make([]int64, v.nA)
 	for a := range v.acost {
 		v.acost[a] = int64(t.ActionCost(ground.TaskID(a)))
 	}
-	if err := v.costs(ctx); err != nil {
-		return nil, err
-	}
-	v.goalMasks()
+}
+
+// recursion fills recursive and, in a recursive task, comp, nComp,
+// recursing and the targets (target.go).
+func (v *view) recursion() {
+	t := v.t
 	v.recursive = t.Recursive()
-	if v.recursive {
-		v.comp, v.nComp = t.Components()
-		v.recursing = make([]bool, len(v.meths))
-		for m := range v.meths {
-			c := v.comp[int(v.meths[m].Task)-v.nA]
-			for _, s := range v.meths[m].Subtasks {
-				if int(s) >= v.nA && v.comp[int(s)-v.nA] == c {
-					v.recursing[m] = true
-				}
+	if !v.recursive {
+		return
+	}
+	v.comp, v.nComp = t.Components()
+	v.recursing = make([]bool, len(v.meths))
+	for m := range v.meths {
+		c := v.comp[int(v.meths[m].Task)-v.nA]
+		for _, s := range v.meths[m].Subtasks {
+			if int(s) >= v.nA && v.comp[int(s)-v.nA] == c {
+				v.recursing[m] = true
 			}
 		}
-		v.targetIndex()
 	}
-	v.total = t.TotallyOrdered()
+	v.targetIndex()
+}
+
+// firstActions fills first.
+func (v *view) firstActions() {
 	v.first = make([]int32, len(v.meths))
 	for m := range v.meths {
 		v.first[m] = -1
@@ -174,6 +202,11 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 			v.first[m] = int32(sm.Subtasks[0])
 		}
 	}
+}
+
+// settle fills settled (see view.settled).
+func (v *view) settle() {
+	t := v.t
 	v.settled = make([]bool, len(t.Compounds))
 	decreasing := func(pre, neg []ground.FactID) bool {
 		for _, f := range pre {
@@ -224,7 +257,6 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 			deep(c)
 		}
 	}
-	return v, nil
 }
 
 // goalMasks fills goals and goalMask.
