@@ -34,19 +34,19 @@ import (
 // search): when it answers, the others have had only the rounds before,
 // not their turns of the round it answers in, so to its own time its
 // answer adds between half and all of the others' time in proportion
-// (their weights / its weight), where an even rotation adds all. Holding the slices at 1 s once they
-// reach it was measured against it on the 60 IPC 2023 problems some run
-// had solved in over 15 s (results/ipc2023-slices-problems.csv), with
-// progression alone, the two binaries side by side, one CPU each (htnsat
-// ipc ../shared/data/ipc2023 --stage plan --engine progression --pin
-// --jobs 1 --timeout 60s --from that file; results/ipc2023-slices-*.csv,
-// aef533a against 8cbdcbb): 48 solved against 45 at 60 s (Freecell
-// probfreecell-06-1, 06-3 and 07-5, where greedy best-first search with
-// the relaxed composition estimate answers from third place in the
-// round), but 25 against 29 within 30 s and 40 against 41 within 45 s,
-// the median time 1.09 times as long, and a lower agile score (9.34
-// against 9.66). Auto on one core gives progression about 45 s: the
-// slices still double.
+// (their weights / its weight), where an even rotation adds all. Holding
+// the slices at 1 s once they reach it was measured against it on the 60
+// IPC 2023 problems some run had solved in over 15 s
+// (results/ipc2023-slices-problems.csv), with progression alone, the two
+// binaries side by side, one CPU each (htnsat ipc ../shared/data/ipc2023
+// --stage plan --engine progression --pin --jobs 1 --timeout 60s --from
+// that file; results/ipc2023-slices-doubling.csv and -capped.csv, aef533a
+// and 8cbdcbb): 48 solved against 45 at 60 s (Freecell probfreecell-06-1,
+// 06-3 and 07-5, where greedy best-first search with the relaxed
+// composition estimate answers from third place in the round), but,
+// counted from the two files' seconds, 25 against 29 within 30 s and 40
+// against 41 within 45 s, the median time 1.09 times as long. Auto on one
+// core gives progression about 45 s: the slices still double.
 //
 // Slices are measured in time, not nodes, because the members' nodes cost
 // very different amounts (a node of greedy best-first search with the
