@@ -18,6 +18,9 @@ type Options struct {
 	// MaxSteps bounds the tuples and objects the joins may visit. Zero
 	// means a budget proportional to MaxGround.
 	MaxSteps int64
+	// GrowRoom is the room for actions a growing task starts with (Grow;
+	// zero means 1024). It doubles as the actions outgrow it.
+	GrowRoom int
 }
 
 // DefaultMaxGround is the default budget of ground actions plus methods.

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/internal/sets"
 )
 
 // Lazy grounds a totally ordered problem on demand, for a search that
@@ -57,6 +58,12 @@ type Lazy struct {
 	// tick past which it gives up (maxFeasTicks after its start), else 0
 	feasEnd uint64
 
+	// groundPre: method instances carry their ground preconditions
+	// (LazyMethod.Pre), and instances that differ only there are kept
+	// apart (Grow, whose methods apply in other states than the one they
+	// were made in)
+	groundPre bool
+
 	ticks uint64 // join steps, for looking at ctx now and then
 	// stopped is set once a join step found ctx ended: every join stops
 	// at once from then on (a feasibility question nests joins in
@@ -86,6 +93,11 @@ type LazyMethod struct {
 	// Args are the decomposed task's arguments, for an open task
 	// (OpenMethods) only.
 	Args []int32
+	// Pre and NegPre are the fluent facts the instance's precondition
+	// asks to hold and not to hold, when the Lazy grounds preconditions
+	// (Grow): those of the method and those it inherits from its actions
+	// (see inherit), each implied by any plan through the instance.
+	Pre, NegPre []FactID
 }
 
 type argKey struct {
@@ -862,7 +874,14 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 					}
 					subs[k] = lz.internTask(st.Task, args)
 				}
+				var pre, neg []FactID
+				if lz.groundPre {
+					pre, neg = lz.groundLits(sc, b)
+				}
 				k := lz.keyOf(uint32(mi), subs, full)
+				if lz.groundPre {
+					k = lz.keyOf(uint32(mi), subs, full, []int32{-1}, factIDs(pre), []int32{-1}, factIDs(neg))
+				}
 				if seen[string(k)] {
 					return true
 				}
@@ -879,7 +898,7 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 					more = true
 					return false
 				}
-				out = append(out, LazyMethod{Method: mi, Subtasks: subs, Args: full})
+				out = append(out, LazyMethod{Method: mi, Subtasks: subs, Args: full, Pre: pre, NegPre: neg})
 				lz.MadeMethods++
 				return true
 			}
@@ -896,6 +915,41 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 		}
 	}
 	return out, more, nil
+}
+
+// groundLits returns the fluent facts of a schema's atoms and negated
+// atoms under binding b, which binds all their variables (the binder
+// joins every atom, and markFilterVars has the negated atoms' variables
+// bound).
+func (lz *Lazy) groundLits(sc *lazySchema, b []int32) (pre, neg []FactID) {
+	tup := make([]int32, 0, 8)
+	ground := func(l lit) FactID {
+		tup = tup[:0]
+		for _, a := range l.args {
+			tup = append(tup, lz.term(a, b))
+		}
+		return lz.intern(l.pred, tup)
+	}
+	for _, l := range sc.pos {
+		if !lz.static[l.pred] {
+			pre = append(pre, ground(l))
+		}
+	}
+	for _, l := range sc.neg {
+		if !lz.static[l.pred] {
+			neg = append(neg, ground(l))
+		}
+	}
+	return sets.Dedup(pre), sets.Dedup(neg)
+}
+
+// factIDs views facts as int32s, for keyOf.
+func factIDs(fs []FactID) []int32 {
+	out := make([]int32, len(fs))
+	for i, f := range fs {
+		out[i] = int32(f)
+	}
+	return out
 }
 
 // markFilterVars marks the variables of a schema's negated atoms and

@@ -1,0 +1,402 @@
+package ground
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/plan"
+)
+
+// Grow serves the ground task of a totally ordered problem on demand, for
+// a search over a task too large to ground in full: Task holds what has
+// been made so far, and grows when the search asks for the methods of a
+// compound task in a state (Serve). The instances are those Lazy makes
+// there (their precondition holds in the state, their actions do not
+// need a fact gone for good, their compound subtasks may be feasible),
+// each with its ground precondition, so that a method made in one state
+// is checked like any other where it is tried later. A compound task
+// that was never served has no methods yet: it is not dead.
+//
+// Task keeps the layout of TaskIDs (actions below len(Task.Actions),
+// compound tasks above) by holding room for actions: Task.Actions[NumActions():]
+// are placeholders that no method uses. When the actions made outgrow
+// that room, it doubles, and every compound task's ID moves by the same
+// amount (Serve reports it: IDs held from before are stale). Facts,
+// compound tasks and methods are appended; nothing made is changed or
+// removed, but for the methods appended to a compound task's list.
+// Analyses of the whole task (Depth, Permanence, ChoiceGroups…) do not
+// hold for a task that may grow.
+type Grow struct {
+	Task *Task
+	lz   *Lazy
+	nAct int      // actions made: Task.Actions[nAct:] are placeholders
+	id   []TaskID // by lazy task: its TaskID, or -1 while unmet
+	lzOf []int32  // by compound task (TaskID-len(Task.Actions)): its lazy task, or -1-k for synthetic task synth[k]
+	// synth are the synthetic tasks that bind the variables of the
+	// initial network (see network), by -1-lzOf, and synthKey their IDs
+	synth    []openRest
+	synthKey map[string]TaskID
+	made     map[string]MethodID
+	// Served counts the calls of Serve, Relaid the moves of compound
+	// tasks' IDs.
+	Served, Relaid int
+}
+
+// growRoom is the room for actions a growing task starts with by
+// default (Options.GrowRoom).
+const growRoom = 1024
+
+// NewGrow prepares p for grounding on demand into a growing Task (see
+// Lazy for the options and what is refused). Its initial network must
+// be ground (no variables) and its goal a conjunction without variables.
+func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
+	lz, err := NewLazy(ctx, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	lz.groundPre = true
+	g := &Grow{lz: lz, made: map[string]MethodID{}, synthKey: map[string]TaskID{}, Task: &Task{Problem: p, InitialTotal: true}}
+	room := opt.GrowRoom
+	if room <= 0 {
+		room = growRoom
+	}
+	g.Task.Actions = make([]Action, room)
+	if err := g.goal(); err != nil {
+		return nil, err
+	}
+	open := make([]int32, len(p.Vars))
+	for i := range open {
+		open[i] = -1
+	}
+	initial, err := g.network(0, open)
+	if err != nil {
+		return nil, err
+	}
+	g.Task.Initial = initial
+	for k := 1; k < len(initial); k++ {
+		g.Task.InitialOrder = append(g.Task.InitialOrder, Order{Before: int32(k - 1), After: int32(k)})
+	}
+	g.Task.Init = append([]FactID(nil), lz.init...)
+	g.syncFacts()
+	return g, nil
+}
+
+// goal grounds the problem's goal into Task.Goal and GoalNeg.
+func (g *Grow) goal() error {
+	lz := g.lz
+	if lz.goal == nil {
+		return nil
+	}
+	if len(lz.goal) != 1 || len(lz.goal[0].vars) > 0 {
+		return fmt.Errorf("grounding on demand into a growing task of a goal with variables or disjunctions is %w", ErrNotSupported)
+	}
+	sc := lz.goal[0]
+	for _, l := range sc.eq {
+		x, y := lz.term(l.args[0], nil), lz.term(l.args[1], nil)
+		if (x == y) == l.neg {
+			return fmt.Errorf("%w: the goal asks for an equality that does not hold", plan.ErrUnsolvable)
+		}
+	}
+	for _, ls := range [][]lit{sc.pos, sc.neg} {
+		for _, l := range ls {
+			if lz.static[l.pred] {
+				f := lz.intern(l.pred, lz.objectArgs(l))
+				if lz.staticOn[f] == l.neg {
+					return fmt.Errorf("%w: the goal asks for a static fact that does not hold", plan.ErrUnsolvable)
+				}
+			}
+		}
+	}
+	g.Task.Goal, g.Task.GoalNeg = lz.groundLits(sc, nil)
+	return nil
+}
+
+// objectArgs is the arguments of a literal without variables.
+func (lz *Lazy) objectArgs(l lit) []int32 {
+	args := make([]int32, len(l.args))
+	for i, a := range l.args {
+		args[i] = lz.term(a, nil)
+	}
+	return args
+}
+
+// NumActions is the number of actions made: Task.Actions beyond them are
+// placeholders.
+func (g *Grow) NumActions() int { return g.nAct }
+
+// Serve returns the method instances of compound task id that apply in
+// a state (its fluent facts as a bit set over FactIDs, as sets.Bits), in
+// the domain's order of methods or the reverse: after the first skip of
+// them, at most limit (0: all), and whether there are more; the same
+// state gives the same order, so that a search can ask for a task's
+// instances a few at a time, as Lazy.Methods. The instances met first
+// are appended to the task's methods, with the tasks, actions and facts
+// they use. relaid reports that compound tasks' IDs moved (id among
+// them): IDs held from before, the methods returned excepted, are stale.
+func (g *Grow) Serve(id TaskID, state []uint64, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
+	g.Served++
+	t := g.Task
+	c := int(id) - len(t.Actions)
+	lid := g.lzOf[c]
+	if lid < 0 {
+		return g.serveOpen(c, &State{bits: state}, reverse, skip, limit)
+	}
+	insts, more, err := g.lz.Methods(lid, &State{bits: state}, reverse, skip, limit)
+	if err != nil {
+		return nil, false, false, err
+	}
+	// room for the new actions first, so that the new methods are made
+	// with the IDs that last
+	need := 0
+	for _, m := range insts {
+		for _, st := range m.Subtasks {
+			if g.lz.tasks[st].Ref.Primitive && (int(st) >= len(g.id) || g.id[st] < 0) {
+				need++
+			}
+		}
+	}
+	relaid = g.room(need)
+	id = g.id[lid]
+	for _, m := range insts {
+		k := g.lz.keyOf(uint32(m.Method), []int32{lid}, m.Subtasks, []int32{-1}, factIDs(m.Pre), []int32{-1}, factIDs(m.NegPre))
+		mid, ok := g.made[string(k)]
+		if !ok {
+			mid = MethodID(len(t.Methods))
+			g.made[string(k)] = mid
+			gm := Method{Schema: m.Method, Task: id, Pre: m.Pre, NegPre: m.NegPre, Total: true, Subtasks: make([]TaskID, len(m.Subtasks))}
+			for i, st := range m.Subtasks {
+				if gm.Subtasks[i], err = g.taskID(st); err != nil {
+					return nil, false, relaid, err
+				}
+				if i > 0 {
+					gm.Ordering = append(gm.Ordering, Order{Before: int32(i - 1), After: int32(i)})
+				}
+			}
+			t.Methods = append(t.Methods, gm)
+			t.Compounds[c].Methods = append(t.Compounds[c].Methods, mid)
+		}
+		ms = append(ms, mid)
+	}
+	g.syncFacts()
+	return ms, more, relaid, nil
+}
+
+// taskID returns the TaskID of lazy task lid, making the ground action
+// or compound task when it is met first. An action needs room
+// (Serve makes it beforehand).
+func (g *Grow) taskID(lid int32) (TaskID, error) {
+	for int(lid) >= len(g.id) {
+		g.id = append(g.id, -1)
+	}
+	if g.id[lid] >= 0 {
+		return g.id[lid], nil
+	}
+	t := g.Task
+	lt := &g.lz.tasks[lid]
+	if !lt.Ref.Primitive {
+		g.id[lid] = TaskID(len(t.Actions) + len(t.Compounds))
+		t.Compounds = append(t.Compounds, Compound{Schema: lt.Ref.Index, Args: lt.Args})
+		g.lzOf = append(g.lzOf, lid)
+		return g.id[lid], nil
+	}
+	a := g.lz.action(lid)
+	if a.exists {
+		return 0, fmt.Errorf("grounding on demand into a growing task of action %s, whose precondition has variables of its own, is %w", g.lz.d.Actions[lt.Ref.Index].Name, ErrNotSupported)
+	}
+	if g.nAct == len(t.Actions) {
+		g.relay(2 * len(t.Actions))
+	}
+	if a.never {
+		// Lazy leaves out the instances with such subtasks: this is a
+		// task of the initial network
+		return 0, fmt.Errorf("%w: the action %s of the initial network is never applicable", plan.ErrUnsolvable, g.lz.TaskName(lid))
+	}
+	act := Action{Schema: lt.Ref.Index, Args: lt.Args, Pre: a.pre, NegPre: a.neg, Add: a.add, Del: a.del}
+	t.Actions[g.nAct] = act
+	g.id[lid] = TaskID(g.nAct)
+	g.nAct++
+	return g.id[lid], nil
+}
+
+// room makes room for need more actions, doubling it as often as need
+// be, and reports whether compound tasks' IDs moved.
+func (g *Grow) room(need int) bool {
+	room := len(g.Task.Actions)
+	for g.nAct+need > room {
+		room *= 2
+	}
+	if room == len(g.Task.Actions) {
+		return false
+	}
+	g.relay(room)
+	return true
+}
+
+// relay makes room for room actions: compound tasks' IDs move.
+func (g *Grow) relay(room int) {
+	t := g.Task
+	shift := TaskID(room - len(t.Actions))
+	if shift <= 0 {
+		return
+	}
+	g.Relaid++
+	old := TaskID(len(t.Actions))
+	move := func(id TaskID) TaskID {
+		if id >= old {
+			return id + shift
+		}
+		return id
+	}
+	for i := range g.id {
+		if g.id[i] >= 0 {
+			g.id[i] = move(g.id[i])
+		}
+	}
+	for i := range t.Methods {
+		m := &t.Methods[i]
+		m.Task = move(m.Task)
+		for k := range m.Subtasks {
+			m.Subtasks[k] = move(m.Subtasks[k])
+		}
+	}
+	for k := range t.Initial {
+		t.Initial[k] = move(t.Initial[k])
+	}
+	t.Actions = append(t.Actions, make([]Action, int(shift))...)
+}
+
+// syncFacts appends the facts made since the last call to Task.Facts.
+func (g *Grow) syncFacts() {
+	t := g.Task
+	t.Facts = append(t.Facts, g.lz.facts[len(t.Facts):]...)
+}
+
+// openRest is the rest of the initial network from task k on under a
+// binding of its variables (-1: open), the first task with an open
+// variable: a synthetic task whose methods bind those of that task.
+type openRest struct {
+	k   int
+	sub []int32
+}
+
+// network returns the tasks of the initial network from task k on under
+// the binding sub of its variables: its tasks up to the first with a
+// variable open, then a synthetic task standing for the rest, which binds
+// that task's variables as it is decomposed (serveOpen), each binding
+// where the task's turn comes.
+func (g *Grow) network(k int, sub []int32) ([]TaskID, error) {
+	lz := g.lz
+	initial := lz.Initial()
+	var lids []int32
+	need := 0
+	for ; k < len(initial); k++ {
+		lid := lz.Bind(initial[k], sub)
+		if lid < 0 {
+			break
+		}
+		if lz.tasks[lid].Ref.Primitive && (int(lid) >= len(g.id) || g.id[lid] < 0) {
+			need++
+		}
+		lids = append(lids, lid)
+	}
+	g.room(need)
+	var out []TaskID
+	for _, lid := range lids {
+		id, err := g.taskID(lid)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	if k == len(initial) {
+		return out, nil
+	}
+	key := string(lz.keyOf(uint32(k), sub))
+	id, ok := g.synthKey[key]
+	if !ok {
+		t := g.Task
+		id = TaskID(len(t.Actions) + len(t.Compounds))
+		g.synthKey[key] = id
+		var vals []int
+		for _, x := range sub {
+			if x >= 0 {
+				vals = append(vals, int(x))
+			}
+		}
+		t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: vals})
+		g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
+		g.synth = append(g.synth, openRest{k: k, sub: slices.Clone(sub)})
+	}
+	return append(out, id), nil
+}
+
+// serveOpen serves synthetic task c (see network) in state s: a method
+// for each binding of its first task's open variables under which that
+// task may be decomposed or applied in s (skip, limit and reverse as in
+// Serve).
+func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
+	lz := g.lz
+	rest := g.synth[-1-g.lzOf[c]]
+	ot := lz.Initial()[rest.k]
+	var bindings [][]int32
+	if ot.Ref.Primitive {
+		if bindings, err = lz.OpenActions(ot, rest.sub, s); err != nil {
+			return nil, false, false, err
+		}
+	} else {
+		insts, _, err := lz.OpenMethods(ot, rest.sub, s, false, 0, 0)
+		if err != nil {
+			return nil, false, false, err
+		}
+		for _, m := range insts {
+			bindings = append(bindings, m.Args)
+		}
+	}
+	t := g.Task
+	start := len(t.Actions)
+	seen := map[MethodID]bool{}
+	for _, args := range bindings {
+		sub := slices.Clone(rest.sub)
+		for i, a := range ot.Args {
+			if a.IsVar() {
+				sub[a.Var()] = args[i]
+			}
+		}
+		k := lz.keyOf(uint32(1<<31|rest.k), sub)
+		mid, ok := g.made[string(k)]
+		if !ok {
+			subs, err := g.network(rest.k, sub)
+			if err != nil {
+				return nil, false, len(t.Actions) != start, err
+			}
+			mid = MethodID(len(t.Methods))
+			g.made[string(lz.keyOf(uint32(1<<31|rest.k), sub))] = mid
+			m := Method{Schema: -1, Task: TaskID(len(t.Actions) + c), Total: true, Subtasks: subs}
+			for i := 1; i < len(subs); i++ {
+				m.Ordering = append(m.Ordering, Order{Before: int32(i - 1), After: int32(i)})
+			}
+			for _, x := range sub {
+				if x >= 0 {
+					m.Args = append(m.Args, int(x))
+				}
+			}
+			t.Methods = append(t.Methods, m)
+			t.Compounds[c].Methods = append(t.Compounds[c].Methods, mid)
+		}
+		if !seen[mid] {
+			seen[mid] = true
+			ms = append(ms, mid)
+		}
+	}
+	g.syncFacts()
+	if reverse {
+		slices.Reverse(ms)
+	}
+	ms = ms[min(skip, len(ms)):]
+	if limit > 0 && len(ms) > limit {
+		ms, more = ms[:limit], true
+	}
+	return ms, more, len(t.Actions) != start, nil
+}
