@@ -124,6 +124,10 @@ type dfs struct {
 	// methods at a random one; the runs in between keep the domain's
 	// order of methods, which often carries its author's knowledge
 	shuffle bool
+	// reverse, on every second restart of the search over a growing
+	// task, asks for each task's methods in the reverse of the domain's
+	// order (tryServed)
+	reverse bool
 	// weight counts, per compound task, the dead ends it took part in:
 	// it lost its last method while in the network, or it could take a
 	// value of a choice group that no task can take any more. MRV picks
@@ -155,6 +159,11 @@ type dfs struct {
 	// reporting that there is no plan (iterative deepening)
 	depthCap int
 	cut      bool
+	// netCap, over a growing task (0: none), bounds the network's alive
+	// nodes in the same way: without the analyses of the whole task,
+	// its recursive methods could lead the search astray in ever longer
+	// networks, each a new node (the lazy engine's bound)
+	netCap int
 	// deepenAt, once a path was cut at the depth cap, is the node count
 	// at which the run stops to go on with a doubled cap (errDeepen)
 	// rather than search every path under the cap to the end: a plan
@@ -300,6 +309,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	s.count = make([]int32, len(t.Compounds))
 	for c, ms := range v.taskMeths {
 		s.count[c] = int32(len(ms))
+		if v.grow != nil {
+			s.count[c] = 1 // see dfs.serve
+		}
 	}
 	s.inNet = make([]int32, t.NumTasks())
 	s.goalBy = make([]int32, len(v.goals))
@@ -351,6 +363,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		s.visited = newSeenSet()
 		s.depthCap = firstDepthCap
 		s.repCap = firstRepCap
+		if v.grow != nil {
+			s.netCap = 2*len(t.Initial) + firstNetCap
+		}
 		if opt.RecursionBound {
 			s.recCap = firstRecCap
 		}
@@ -1138,7 +1153,7 @@ func (s *dfs) search() (bool, error) {
 		s.stats.DeadEnds++
 		return false, nil
 	}
-	if s.depthCap > 0 && len(s.path) >= s.depthCap {
+	if s.depthCap > 0 && len(s.path) >= s.depthCap || s.netCap > 0 && len(s.alive.Members) > s.netCap {
 		s.cut = true
 		if s.deepenAt == 0 && s.depthCap < maxDepthCap {
 			s.deepenAt = s.stats.Nodes + deepenBudget*(s.stats.Nodes-s.runStart)
@@ -1447,48 +1462,81 @@ func (s *dfs) valueBranch(best, frame int32) (done, ok bool, err error) {
 // the target order (recursion), and leaves the task as the last conflict
 // when all fail.
 func (s *dfs) tryMethods(best int32) (bool, error) {
+	if s.v.grow != nil {
+		return s.tryServed(best)
+	}
 	c := int(s.nodes[best].id) - s.v.nA
 	ms, off, order := s.methodOrder(best, c)
-	// in eager mode a method of a task whose turn it is must hold now: its
-	// check would be in the front and fail at once, so it is not tried
-	// (tasks with hundreds of methods, one per binding of a free
-	// variable, as Elevator's moves, would cost a search node each)
-	now := s.nodes[best].preds == 0 && !s.opt.CompletePO
-	// when the task is all the front holds, the action a method begins
-	// with is the next step and must apply now too (a method per binding
-	// of a variable only its action uses, as Towers' moves, would cost a
-	// search node each)
-	alone := now && len(s.front.Members) == 1
+	now, alone := s.eager(best)
+	save := -1 // phase saving (see valueOrder)
+	if order != nil && s.saved != nil {
+		save = c
+	}
 	for i := range ms {
-		m := ms[(i+off)%len(ms)]
-		if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
-			continue
-		}
-		if now && !s.holds(s.v.meths[m].Pre, s.v.meths[m].NegPre) {
-			continue
-		}
-		if a := s.v.first[m]; alone && a >= 0 && (s.actDead[a] || !s.holds(s.v.t.Actions[a].Pre, s.v.t.Actions[a].NegPre)) {
-			continue
-		}
-		if s.recursionCut(best, m) {
-			continue
-		}
-		if order != nil && s.saved != nil {
-			s.saved[c] = m
-		}
-		s.decomposeNode(best, m)
-		if ok, err := s.search(); ok || err != nil {
+		if ok, err := s.tryMethod(best, ms[(i+off)%len(ms)], now, alone, save); ok || err != nil {
 			return ok, err
 		}
-		s.undo()
 	}
 	if order != nil {
 		s.orders = append(s.orders, order[:0])
 	}
+	s.failedAll(best)
+	return false, nil
+}
+
+// eager tells how tryMethods filters the methods of task node best: now,
+// in eager mode a method of a task whose turn it is must hold now: its
+// check would be in the front and fail at once, so it is not tried
+// (tasks with hundreds of methods, one per binding of a free variable,
+// as Elevator's moves, would cost a search node each); alone, when the
+// task is all the front holds, the action a method begins with is the
+// next step and must apply now too (a method per binding of a variable
+// only its action uses, as Towers' moves, would cost a search node
+// each).
+func (s *dfs) eager(best int32) (now, alone bool) {
+	now = s.nodes[best].preds == 0 && !s.opt.CompletePO
+	return now, now && len(s.front.Members) == 1
+}
+
+// mayTry reports whether method m of task node best is worth a search
+// node (see eager), and records a cut by the recursion bound.
+func (s *dfs) mayTry(best, m int32, now, alone bool) bool {
+	if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
+		return false
+	}
+	if now && !s.holds(s.v.meths[m].Pre, s.v.meths[m].NegPre) {
+		return false
+	}
+	if a := s.v.first[m]; alone && a >= 0 && (s.actDead[a] || !s.holds(s.v.t.Actions[a].Pre, s.v.t.Actions[a].NegPre)) {
+		return false
+	}
+	return !s.recursionCut(best, m)
+}
+
+// tryMethod decomposes task node best by method m, if it may be tried,
+// and searches below; save >= 0 records m as the last method of
+// compound task save tried (s.saved).
+func (s *dfs) tryMethod(best, m int32, now, alone bool, save int) (bool, error) {
+	if !s.mayTry(best, m, now, alone) {
+		return false, nil
+	}
+	if save >= 0 {
+		s.saved[save] = m
+	}
+	s.decomposeNode(best, m)
+	if ok, err := s.search(); ok || err != nil {
+		return ok, err
+	}
+	s.undo()
+	return false, nil
+}
+
+// failedAll leaves task node best as the last conflict: every method
+// failed.
+func (s *dfs) failedAll(best int32) {
 	if !s.opt.NoLastConflict {
 		s.lastConflict, s.lastTask = best, s.nodes[best].task
 	}
-	return false, nil
 }
 
 // methodOrder is the order to try the methods of task node best (choice

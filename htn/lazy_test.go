@@ -30,6 +30,14 @@ func solveLazy(t testing.TB, ctx context.Context, p *hddl.Problem, opt htn.Optio
 	if err != nil {
 		return nil, st, err
 	}
+	verifyWritten(t, p, pl)
+	return pl, st, nil
+}
+
+// verifyWritten fails t unless plan pl of p, written and read back,
+// verifies.
+func verifyWritten(t testing.TB, p *hddl.Problem, pl *plan.Plan) {
+	t.Helper()
 	back, err := plan.Read(strings.NewReader(pl.String()))
 	if err != nil {
 		t.Fatalf("reading the written plan: %v", err)
@@ -37,14 +45,15 @@ func solveLazy(t testing.TB, ctx context.Context, p *hddl.Problem, opt htn.Optio
 	if err := verify.Verify(context.Background(), p, back); err != nil {
 		t.Fatalf("verify: %v\n%s", err, pl)
 	}
-	return pl, st, nil
 }
 
 // The lazy engine agrees with the ground one on every totally ordered
-// problem of testdata and on the paper's Sudoku (ordered network): a
+// problem of testdata and the paper's Sudoku (orderedProblems): a
 // verified plan where the ground search finds one, a proof there is none
 // where it proves none.
-func TestSolveLazyAgrees(t *testing.T) {
+// orderedProblems returns the totally ordered problems of testdata and the
+// paper's Sudoku (ordered network), with their names.
+func orderedProblems(t *testing.T) ([]*hddl.Problem, []string) {
 	dirs, _ := filepath.Glob("../testdata/*/domain.hddl")
 	var probs []*hddl.Problem
 	var names []string
@@ -61,6 +70,11 @@ func TestSolveLazyAgrees(t *testing.T) {
 	if len(probs) < 4 {
 		t.Fatalf("only %d totally ordered problems in testdata", len(probs))
 	}
+	return probs, names
+}
+
+func TestSolveLazyAgrees(t *testing.T) {
+	probs, names := orderedProblems(t)
 	for i, p := range probs {
 		t.Run(names[i], func(t *testing.T) {
 			task := testutil.Ground(t, p)

@@ -14,7 +14,10 @@ import (
 // and never changed. The task's analyses (recursion, total order, the
 // permanence of facts) come from package ground.
 type view struct {
-	t      *ground.Task
+	t *ground.Task
+	// grow, when set, grounds t on demand: t grows as the search goes
+	// (SolveGrow)
+	grow   *ground.Grow
 	nA     int // actions: TaskIDs below nA
 	nFacts int
 	meths  []ground.Method // the task's methods, by MethodID
