@@ -52,6 +52,7 @@ type engineFlags struct {
 	oneDepth    bool
 	trace       bool
 	depth       int
+	lazySearch  string
 }
 
 // groupAnnotation marks the engine flags, which help lists apart.
@@ -71,6 +72,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 		to.AddFlagSet(f)
 	}()
 	f.IntVar(&e.cores, "cores", 0, "CPUs --engine auto may use (0: those this process may run on, as taskset and containers set them): on one, in turn: grounding on demand for 3% of the time limit (a totally ordered problem), progression for 75% of what is left, then the SAT engine while progression waits, and progression again if the SAT engine ends without an answer; on more, side by side")
+	f.StringVar(&e.lazySearch, "lazy-search", "own", "search of a problem grounded on demand (--engine lazy, and where auto and progression turn to it): own (the lazy engine's depth-first search, two orders of methods in turn) or common (progression's depth-first search over a task that grows as the search goes; for now totally ordered problems without optimising, the rest goes to own)")
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
@@ -175,7 +177,10 @@ func (e *engineFlags) pipeline(engine pipeline.Engine) (pipeline.Config, error) 
 	if e.cores < 0 {
 		return pipeline.Config{}, fmt.Errorf("--cores %d: give 1 or more, or 0 for the CPUs this process may use", e.cores)
 	}
-	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: sat, Cores: e.cores}, nil
+	if e.lazySearch != "own" && e.lazySearch != "common" {
+		return pipeline.Config{}, &usageError{fmt.Errorf("--lazy-search %q: want own or common", e.lazySearch)}
+	}
+	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: sat, Cores: e.cores, LazyCommon: e.lazySearch == "common"}, nil
 }
 
 // compare is the configuration of the Sudoku engines.

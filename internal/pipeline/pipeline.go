@@ -88,6 +88,11 @@ type Config struct {
 	// NoLazy keeps Progression and Auto from turning to the lazy engine
 	// when the full grounding is too large.
 	NoLazy bool
+	// LazyCommon has the problems grounded on demand searched by
+	// progression's depth-first search over a task that grows as it goes
+	// (ground.Grow, htn.SolveGrow) rather than by the lazy engine's own
+	// search (see demand)
+	LazyCommon bool
 	// Cores is how many CPUs Auto may use (0: the CPUs this process may
 	// run on). On two or more it runs its engines side by side (and the
 	// lazy engine beside the grounder); on one, in turn (oneCore).
@@ -272,11 +277,11 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 		return err
 	}
 	if engine == Lazy {
-		lz, err := ground.NewLazy(ctx, p, cfg.Ground)
+		d, err := newDemand(ctx, p, cfg)
 		if err != nil {
 			return err
 		}
-		return r.lazy(ctx, p, lz, cfg)
+		return r.lazy(ctx, p, d, cfg)
 	}
 	mark := time.Now()
 	lap := func(stage string) {
@@ -309,13 +314,13 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 			if side.err == nil {
 				// found at the same time: the plan is there already
 				lap("ground")
-				return r.lazyAnswer(ctx, p, side.lz, cfg, side.pl, side.st, nil, side.dur)
+				return r.lazyAnswer(ctx, p, side.d, cfg, side.pl, side.st, nil, side.dur)
 			}
 		case refusedByGrounder(err):
 			lap("ground")
 			r.Fallback = err.Error()
 			<-side.done
-			return r.fallbackErr(r.lazyAnswer(ctx, p, side.lz, cfg, side.pl, side.st, side.err, side.dur))
+			return r.fallbackErr(r.lazyAnswer(ctx, p, side.d, cfg, side.pl, side.st, side.err, side.dur))
 		default:
 			if !(errors.Is(err, context.Canceled) && ctx.Err() == nil) {
 				// the grounder ended on its own (no plan, the time):
@@ -327,7 +332,7 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 				// the grounding was stopped by the plan
 				r.Task, r.GroundStats = nil, nil
 				lap("ground")
-				return r.lazyAnswer(ctx, p, side.lz, cfg, side.pl, side.st, nil, side.dur)
+				return r.lazyAnswer(ctx, p, side.d, cfg, side.pl, side.st, nil, side.dur)
 			}
 		}
 	}
@@ -336,9 +341,9 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 		if refusedByGrounder(err) && engine != SAT && !cfg.NoLazy && p.IsTotalOrder() {
 			// unless what is too large is the model itself (a quantifier
 			// beyond the budget), which grounding on demand expands alike
-			if lz, lerr := ground.NewLazy(ctx, p, cfg.Ground); lerr == nil {
+			if d, lerr := newDemand(ctx, p, cfg); lerr == nil {
 				r.Fallback = err.Error()
-				return r.lazy(ctx, p, lz, cfg)
+				return r.lazy(ctx, p, d, cfg)
 			}
 		}
 		return err
@@ -550,9 +555,9 @@ func (t Times) Total() time.Duration {
 // lazy plans with the lazy engine: the problem grounded on demand by the
 // search (an optimising run improving its plans by branch and bound,
 // htn.OptimizeLazy).
-func (r *Result) lazy(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
+func (r *Result) lazy(ctx context.Context, p *hddl.Problem, d *demand, cfg Config) error {
 	progress.From(ctx).Stage("search (grounding on demand)")
-	return r.fallbackErr(r.lazyRun(ctx, p, lz, cfg))
+	return r.fallbackErr(r.lazyRun(ctx, p, d, cfg))
 }
 
 // refusedByGrounder reports whether the full grounding refused the
@@ -571,13 +576,13 @@ func (r *Result) fallbackErr(err error) error {
 	return err
 }
 
-func (r *Result) lazyRun(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
+func (r *Result) lazyRun(ctx context.Context, p *hddl.Problem, d *demand, cfg Config) error {
 	mark := time.Now()
 	if cfg.Optimize || cfg.Optimal {
-		return r.lazyOptimize(ctx, p, lz, cfg)
+		return r.lazyOptimize(ctx, p, d.lz, cfg)
 	}
-	pl, st, err := htn.SolveLazy(ctx, lz, cfg.HTN)
-	return r.lazyAnswer(ctx, p, lz, cfg, pl, st, err, time.Since(mark))
+	pl, st, err := d.solve(ctx)
+	return r.lazyAnswer(ctx, p, d, cfg, pl, st, err, time.Since(mark))
 }
 
 // lazyOptimize is an optimising run of the lazy engine: each cheaper plan
@@ -655,7 +660,7 @@ func (r *Result) lazyFirst(ctx context.Context, p *hddl.Problem, cfg Config) (do
 	defer cancel()
 	progress.From(ctx).Stage("search (grounding on demand)")
 	mark := time.Now()
-	lz, err := ground.NewLazy(lctx, p, cfg.Ground)
+	dm, err := newDemand(lctx, p, cfg)
 	if err != nil {
 		// not to be grounded on demand, or its share is over already
 		r.Times.Add("search", time.Since(mark))
@@ -664,11 +669,11 @@ func (r *Result) lazyFirst(ctx context.Context, p *hddl.Problem, cfg Config) (do
 		}
 		return false, nil
 	}
-	pl, st, err := htn.SolveLazy(lctx, lz, cfg.HTN)
+	pl, st, err := dm.solve(lctx)
 	dur := time.Since(mark)
 	switch {
 	case err == nil || errors.Is(err, plan.ErrUnsolvable):
-		return true, r.lazyAnswer(ctx, p, lz, cfg, pl, st, err, dur)
+		return true, r.lazyAnswer(ctx, p, dm, cfg, pl, st, err, dur)
 	case ctx.Err() != nil:
 		r.Times.Add("search", dur)
 		return true, err
@@ -682,7 +687,7 @@ func (r *Result) lazyFirst(ctx context.Context, p *hddl.Problem, cfg Config) (do
 // lazySide is a lazy search run beside the grounder (Auto): it stops the
 // grounding (groundCtx) when it finds a plan.
 type lazySide struct {
-	lz           *ground.Lazy
+	d            *demand
 	cancel       context.CancelFunc
 	groundCtx    context.Context
 	groundCancel context.CancelFunc
@@ -699,17 +704,17 @@ func startLazy(ctx context.Context, p *hddl.Problem, cfg Config) *lazySide {
 	// the grounding on demand looks at the context of the lazy search,
 	// which stop ends, not at the run's: a join under way stops with it
 	lctx, cancel := context.WithCancel(ctx)
-	lz, err := ground.NewLazy(lctx, p, cfg.Ground)
+	d, err := newDemand(lctx, p, cfg)
 	if err != nil {
 		cancel()
 		return nil
 	}
-	s := &lazySide{lz: lz, done: make(chan struct{}), cancel: cancel}
+	s := &lazySide{d: d, done: make(chan struct{}), cancel: cancel}
 	s.groundCtx, s.groundCancel = context.WithCancel(ctx)
 	go func() {
 		defer close(s.done)
 		start := time.Now()
-		s.pl, s.st, s.err = htn.SolveLazy(lctx, lz, cfg.HTN)
+		s.pl, s.st, s.err = d.solve(lctx)
 		s.dur = time.Since(start)
 		if s.err == nil {
 			s.groundCancel()
@@ -726,10 +731,10 @@ func (s *lazySide) stop() {
 }
 
 // lazyAnswer records what the lazy engine did, and verifies its plan.
-func (r *Result) lazyAnswer(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config, pl *plan.Plan, st *htn.Stats, err error, d time.Duration) error {
+func (r *Result) lazyAnswer(ctx context.Context, p *hddl.Problem, dm *demand, cfg Config, pl *plan.Plan, st *htn.Stats, err error, d time.Duration) error {
 	r.Engine = Lazy
 	r.HTN = st
-	r.Lazy = &LazyStats{Facts: lz.NumFacts(), Tasks: lz.NumTasks(), Actions: lz.MadeActions, Methods: lz.MadeMethods}
+	r.Lazy = dm.stats()
 	r.Times.Add("search", d)
 	if err != nil {
 		return err

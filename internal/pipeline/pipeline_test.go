@@ -272,3 +272,46 @@ func TestAutoOneCoreResumes(t *testing.T) {
 		t.Errorf("%v, by %s, verified %v, the SAT engine ran %v", err, res.Engine, res.Verified, res.SAT != nil)
 	}
 }
+
+// TestLazyCommon: with LazyCommon a problem grounded on demand is searched
+// by progression's depth-first search over the growing task (where the
+// grounding is refused, and with the lazy engine asked for); what that
+// search does not read yet goes to the lazy engine's own: an optimising
+// run, and an action whose precondition has a variable of its own, met
+// during the search.
+func TestLazyCommon(t *testing.T) {
+	_, p, err := hddl.Load("../../testdata/costs/domain.hddl", "../../testdata/costs/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	common := "depth-first, grounding on demand"
+	for _, e := range []pipeline.Engine{pipeline.Progression, pipeline.Lazy} {
+		cfg := pipeline.Config{Engine: e, LazyCommon: true}
+		cfg.Ground.MaxGround = 20
+		res, err := pipeline.Run(context.Background(), p, cfg)
+		if err != nil || res.Engine != pipeline.Lazy || !res.Verified || res.HTN == nil || res.HTN.Search != common || res.Lazy == nil || res.Lazy.Methods == 0 {
+			t.Errorf("%s: %v; by %s, verified %v, search %+v, on demand %+v", e, err, res.Engine, res.Verified, res.HTN, res.Lazy)
+		}
+	}
+	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, LazyCommon: true, Optimize: true})
+	if err != nil || !res.Optimal || res.Plan.TotalCost() != 7 || res.HTN.Search == common {
+		t.Errorf("optimising: %v; optimal %v, search %+v", err, res.Optimal, res.HTN)
+	}
+	q := testutil.ParseHDDL(t, `(define (domain d)
+  (:requirements :typing :hierarchy :existential-preconditions)
+  (:types thing)
+  (:predicates (ready ?x - thing) (done))
+  (:task go :parameters ())
+  (:method m :parameters () :task (go) :ordered-subtasks (and (finish)))
+  (:action finish :parameters ()
+    :precondition (exists (?x - thing) (ready ?x))
+    :effect (done)))`, `(define (problem p) (:domain d)
+  (:objects a b - thing)
+  (:htn :ordered-subtasks (and (go)))
+  (:init (ready b))
+  (:goal (done)))`)
+	res, err = pipeline.Run(context.Background(), q, pipeline.Config{Engine: pipeline.Lazy, LazyCommon: true})
+	if err != nil || !res.Verified || res.HTN.Search == common {
+		t.Errorf("an existential precondition: %v; verified %v, search %+v", err, res.Verified, res.HTN)
+	}
+}

@@ -1,0 +1,77 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+
+	"github.com/htnsat/htnsat/ground"
+	"github.com/htnsat/htnsat/hddl"
+	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/plan"
+)
+
+// demand is a problem grounded on demand, and the search over it: the
+// lazy engine's own search (ground.Lazy, htn.SolveLazy), or, with
+// Config.LazyCommon, the depth-first search of progression over a task
+// that grows as it goes (ground.Grow, htn.SolveGrow). The latter does not
+// read everything yet: an optimising run, a partially ordered network, a
+// goal with variables or an action with variables of its own in its
+// precondition go to the former (the last when the search meets one).
+type demand struct {
+	p   *hddl.Problem
+	cfg Config
+	lz  *ground.Lazy
+	g   *ground.Grow
+}
+
+// newDemand prepares p for grounding on demand (ground.NewLazy's errors).
+func newDemand(ctx context.Context, p *hddl.Problem, cfg Config) (*demand, error) {
+	d := &demand{p: p, cfg: cfg}
+	if cfg.LazyCommon && !cfg.Optimize && !cfg.Optimal {
+		g, err := ground.NewGrow(ctx, p, cfg.Ground)
+		if err == nil {
+			d.g = g
+			return d, nil
+		}
+		if !errors.Is(err, ground.ErrNotSupported) {
+			return nil, err
+		}
+	}
+	lz, err := ground.NewLazy(ctx, p, cfg.Ground)
+	if err != nil {
+		return nil, err
+	}
+	d.lz = lz
+	return d, nil
+}
+
+// solve searches for a plan.
+func (d *demand) solve(ctx context.Context) (*plan.Plan, *htn.Stats, error) {
+	if d.g == nil {
+		return htn.SolveLazy(ctx, d.lz, d.cfg.HTN)
+	}
+	sol, st, err := htn.SolveGrow(ctx, d.g, d.cfg.HTN)
+	if errors.Is(err, ground.ErrNotSupported) {
+		// met during the search: the lazy engine's own search takes over
+		lz, lerr := ground.NewLazy(ctx, d.p, d.cfg.Ground)
+		if lerr != nil {
+			return nil, st, err
+		}
+		d.g, d.lz = nil, lz
+		return d.solve(ctx)
+	}
+	if err != nil {
+		return nil, st, err
+	}
+	return sol.ToPlan(d.g.Task), st, nil
+}
+
+// stats is what the grounding on demand made.
+func (d *demand) stats() *LazyStats {
+	if d.g != nil {
+		t := d.g.Task
+		return &LazyStats{Facts: len(t.Facts), Tasks: d.g.NumActions() + len(t.Compounds), Actions: d.g.NumActions(), Methods: len(t.Methods)}
+	}
+	lz := d.lz
+	return &LazyStats{Facts: lz.NumFacts(), Tasks: lz.NumTasks(), Actions: lz.MadeActions, Methods: lz.MadeMethods}
+}
