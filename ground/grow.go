@@ -202,8 +202,14 @@ func (g *Grow) taskID(lid int32) (TaskID, error) {
 		return g.id[lid], nil
 	}
 	a := g.lz.action(lid)
-	if a.exists {
-		return 0, fmt.Errorf("grounding on demand into a growing task of action %s, whose precondition has variables of its own, is %w", g.lz.d.Actions[lt.Ref.Index].Name, ErrNotSupported)
+	if a.exists && !a.never {
+		// a synthetic task whose methods are the action under each
+		// binding of its precondition's own variables (serveExists)
+		g.id[lid] = TaskID(len(t.Actions) + len(t.Compounds))
+		t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: lt.Args})
+		g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
+		g.synth = append(g.synth, openRest{k: -1, act: lid})
+		return g.id[lid], nil
 	}
 	if g.nAct == len(t.Actions) {
 		g.relay(2 * len(t.Actions))
@@ -276,9 +282,13 @@ func (g *Grow) syncFacts() {
 // openRest is the rest of the initial network from task k on under a
 // binding of its variables (-1: open), the first task with an open
 // variable: a synthetic task whose methods bind those of that task.
+// For an action whose precondition has variables of its own, k is -1
+// and act the action's lazy task: the synthetic task stands for it, its
+// methods being the action under each binding of those variables.
 type openRest struct {
 	k   int
 	sub []int32
+	act int32
 }
 
 // network returns the tasks of the initial network from task k on under
@@ -339,6 +349,9 @@ func (g *Grow) network(k int, sub []int32) ([]TaskID, error) {
 func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
 	lz := g.lz
 	rest := g.synth[-1-g.lzOf[c]]
+	if rest.k < 0 {
+		return g.serveExists(c, rest.act, s, reverse, skip, limit)
+	}
 	ot := lz.Initial()[rest.k]
 	var bindings [][]int32
 	if ot.Ref.Primitive {
@@ -391,12 +404,83 @@ func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []M
 		}
 	}
 	g.syncFacts()
+	ms, more = batch(ms, reverse, skip, limit)
+	return ms, more, len(t.Actions) != start, nil
+}
+
+// batch is the part of ms Serve returns: reversed or not, from skip on,
+// at most limit (0: all), and whether there are more.
+func batch(ms []MethodID, reverse bool, skip, limit int) ([]MethodID, bool) {
 	if reverse {
 		slices.Reverse(ms)
 	}
 	ms = ms[min(skip, len(ms)):]
 	if limit > 0 && len(ms) > limit {
-		ms, more = ms[:limit], true
+		return ms[:limit], true
 	}
+	return ms, false
+}
+
+// serveExists serves synthetic task c, which stands for action act whose
+// precondition has variables of its own (see taskID), in state s: a
+// method for each ground precondition under which the action applies in
+// s, its only subtask the action with that precondition (skip, limit and
+// reverse as in Serve). A plan shows the action, not the synthetic task.
+func (g *Grow) serveExists(c int, act int32, s *State, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
+	lz := g.lz
+	lt := &lz.tasks[act]
+	sc := lz.actions[lt.Ref.Index]
+	a := lz.action(act)
+	b := make([]int32, len(sc.vars))
+	for i := range b {
+		b[i] = -1
+	}
+	for i, o := range lt.Args {
+		b[i] = int32(o)
+	}
+	type variant struct{ pre, neg []FactID }
+	var vs []variant
+	seen := map[string]bool{}
+	bd := &binder{lz: lz, s: sc, b: b, state: s, need: make([]bool, len(sc.vars)), done: make([]bool, len(sc.pos))}
+	markFilterVars(sc, bd.need)
+	bd.yield = func(b []int32) bool {
+		pre, neg := lz.groundLits(sc, b)
+		k := string(lz.keyOf(uint32(act), factIDs(pre), []int32{-1}, factIDs(neg)))
+		if !seen[k] {
+			seen[k] = true
+			vs = append(vs, variant{pre, neg})
+		}
+		if int64(len(vs)) > lz.budget {
+			err = fmt.Errorf("%w: the action %s has more than %d ways to meet its precondition in one state", ErrTooLarge, lz.TaskName(act), lz.budget)
+			return false
+		}
+		return true
+	}
+	bd.run()
+	if err == nil {
+		err = lz.ctx.Err()
+	}
+	if err != nil {
+		return nil, false, false, err
+	}
+	t := g.Task
+	start := len(t.Actions)
+	for _, v := range vs {
+		k := string(lz.keyOf(uint32(act)|1<<30, factIDs(v.pre), []int32{-1}, factIDs(v.neg)))
+		mid, ok := g.made[k]
+		if !ok {
+			g.room(1)
+			id := TaskID(g.nAct)
+			t.Actions[g.nAct] = Action{Schema: lt.Ref.Index, Args: lt.Args, Pre: v.pre, NegPre: v.neg, Add: a.add, Del: a.del}
+			g.nAct++
+			mid = MethodID(len(t.Methods))
+			g.made[k] = mid
+			t.Methods = append(t.Methods, Method{Schema: -1, Task: TaskID(len(t.Actions) + c), Total: true, Subtasks: []TaskID{id}})
+			t.Compounds[c].Methods = append(t.Compounds[c].Methods, mid)
+		}
+		ms = append(ms, mid)
+	}
+	g.syncFacts()
+	ms, more = batch(ms, reverse, skip, limit)
 	return ms, more, len(t.Actions) != start, nil
 }
