@@ -364,7 +364,10 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		s.depthCap = firstDepthCap
 		s.repCap = firstRepCap
 		if v.grow != nil {
+			// the network bound cuts, and the path is bounded only by
+			// the stack
 			s.netCap = 2*len(t.Initial) + firstNetCap
+			s.depthCap = maxDepthCap
 		}
 		if opt.RecursionBound {
 			s.recCap = firstRecCap
@@ -1155,7 +1158,7 @@ func (s *dfs) search() (bool, error) {
 	}
 	if s.depthCap > 0 && len(s.path) >= s.depthCap || s.netCap > 0 && len(s.alive.Members) > s.netCap {
 		s.cut = true
-		if s.deepenAt == 0 && s.depthCap < maxDepthCap {
+		if s.deepenAt == 0 && s.canDeepen() {
 			s.deepenAt = s.stats.Nodes + deepenBudget*(s.stats.Nodes-s.runStart)
 		}
 		return false, nil

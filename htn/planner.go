@@ -522,6 +522,7 @@ const (
 	// twice the initial network's size (see dfs.netCap); it doubles with
 	// the depth cap
 	firstNetCap = 16
+	maxNetCap   = 1 << 20
 	// firstRecCap is the first bound on how deep a task recurs at all
 	// (see dfs.recCap); it doubles with the depth cap
 	firstRecCap = 1
@@ -542,17 +543,29 @@ func (s *dfs) run() (bool, error) {
 		if ok || err != nil || !s.cut {
 			return ok, err
 		}
-		if s.depthCap >= maxDepthCap {
+		if !s.canDeepen() {
+			if s.netCap > 0 {
+				return false, fmt.Errorf("%w (networks of %d tasks)", plan.ErrDepthLimit, s.netCap)
+			}
 			return false, fmt.Errorf("%w (%d search steps)", plan.ErrDepthLimit, s.depthCap)
 		}
 		if s.visited != nil && !s.failed {
 			s.visited.reset()
 		}
-		s.depthCap *= 2
-		s.netCap *= 2
+		s.depthCap = min(2*s.depthCap, maxDepthCap)
+		if s.netCap > 0 {
+			s.netCap *= 2
+		}
 		s.repCap *= 2
 		s.recCap *= 2
 	}
+}
+
+// canDeepen reports whether the caps of the search can be raised: the
+// depth cap below maxDepthCap, or the network bound, over a growing task,
+// below maxNetCap.
+func (s *dfs) canDeepen() bool {
+	return s.depthCap < maxDepthCap || s.netCap > 0 && s.netCap < maxNetCap
 }
 
 // Restart budgets: the first run gets Options.RestartBudget nodes
