@@ -14,11 +14,9 @@ import (
 // lazy engine's own search (ground.Lazy, htn.SolveLazy), or, with
 // Config.LazyCommon, the depth-first search of progression over a task
 // that grows as it goes (ground.Grow, htn.SolveGrow). The latter does not
-// read everything yet: an optimising run, a partially ordered network, a
-// goal with variables or an action with variables of its own in its
-// precondition go to the former (the last when the search meets one).
+// read everything yet: an optimising run, a partially ordered network or
+// a goal with variables go to the former.
 type demand struct {
-	p   *hddl.Problem
 	cfg Config
 	lz  *ground.Lazy
 	g   *ground.Grow
@@ -26,7 +24,7 @@ type demand struct {
 
 // newDemand prepares p for grounding on demand (ground.NewLazy's errors).
 func newDemand(ctx context.Context, p *hddl.Problem, cfg Config) (*demand, error) {
-	d := &demand{p: p, cfg: cfg}
+	d := &demand{cfg: cfg}
 	if cfg.LazyCommon && !cfg.Optimize && !cfg.Optimal {
 		g, err := ground.NewGrow(ctx, p, cfg.Ground)
 		if err == nil {
@@ -51,15 +49,6 @@ func (d *demand) solve(ctx context.Context) (*plan.Plan, *htn.Stats, error) {
 		return htn.SolveLazy(ctx, d.lz, d.cfg.HTN)
 	}
 	sol, st, err := htn.SolveGrow(ctx, d.g, d.cfg.HTN)
-	if errors.Is(err, ground.ErrNotSupported) {
-		// met during the search: the lazy engine's own search takes over
-		lz, lerr := ground.NewLazy(ctx, d.p, d.cfg.Ground)
-		if lerr != nil {
-			return nil, st, err
-		}
-		d.g, d.lz = nil, lz
-		return d.solve(ctx)
-	}
 	if err != nil {
 		return nil, st, err
 	}
