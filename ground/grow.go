@@ -56,7 +56,7 @@ func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
 	if err != nil {
 		return nil, err
 	}
-	lz.groundPre = true
+	lz.groundPre, lz.feasAdaptive = true, true
 	g := &Grow{lz: lz, made: map[string]MethodID{}, synthKey: map[string]TaskID{}, Task: &Task{Problem: p, InitialTotal: true}}
 	room := opt.GrowRoom
 	if room <= 0 {
