@@ -20,8 +20,8 @@ import (
 // that was never served has no methods yet: it is not dead.
 //
 // Task keeps the layout of TaskIDs (actions below len(Task.Actions),
-// compound tasks above) by holding room for actions: Task.Actions[NumActions():]
-// are placeholders that no method uses. When the actions made outgrow
+// compound tasks above) by holding room for actions:
+// Task.Actions[NumActions():] are placeholders that no method uses. When the actions made outgrow
 // that room, it doubles, and every compound task's ID moves by the same
 // amount (Serve reports it: IDs held from before are stale). Facts,
 // compound tasks and methods are appended; nothing made is changed or
@@ -49,8 +49,9 @@ type Grow struct {
 const growRoom = 1024
 
 // NewGrow prepares p for grounding on demand into a growing Task (see
-// Lazy for the options and what is refused). Its initial network must
-// be ground (no variables) and its goal a conjunction without variables.
+// Lazy for the options and what is refused). Its goal must be a
+// conjunction without variables (ErrNotSupported). The feasibility
+// questions of its grounding adapt to their cost (feasTrial).
 func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
 	lz, err := NewLazy(ctx, p, opt)
 	if err != nil {
