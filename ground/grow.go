@@ -39,9 +39,8 @@ type Grow struct {
 	synth    []openRest
 	synthKey map[string]TaskID
 	made     map[string]MethodID
-	// Served counts the calls of Serve, Relaid the moves of compound
-	// tasks' IDs.
-	Served, Relaid int
+	// Relaid counts the moves of compound tasks' IDs.
+	Relaid int
 }
 
 // growRoom is the room for actions a growing task starts with by
@@ -137,7 +136,6 @@ func (g *Grow) NumActions() int { return g.nAct }
 // they use. relaid reports that compound tasks' IDs moved (id among
 // them): IDs held from before, the methods returned excepted, are stale.
 func (g *Grow) Serve(id TaskID, state []uint64, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
-	g.Served++
 	t := g.Task
 	c := int(id) - len(t.Actions)
 	lid := g.lzOf[c]

@@ -55,7 +55,7 @@ var errRelaid = errors.New("the growing task's IDs moved")
 func newGrowView(g *ground.Grow) *view {
 	t := g.Task
 	v := &view{t: t, grow: g, nA: len(t.Actions), recursive: true, total: true}
-	v.actionCosts()
+	v.acost = make([]int64, v.nA)
 	v.grown(0)
 	return v
 }
