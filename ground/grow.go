@@ -39,6 +39,7 @@ type Grow struct {
 	synth    []openRest
 	synthKey map[string]TaskID
 	made     map[string]MethodID
+	effects  *liftedEffects // made when first asked (MayChange)
 	// Relaid counts the moves of compound tasks' IDs.
 	Relaid int
 }
@@ -482,4 +483,91 @@ func (g *Grow) serveExists(c int, act int32, s *State, reverse bool, skip, limit
 	g.syncFacts()
 	ms, more = batch(ms, reverse, skip, limit)
 	return ms, more, len(t.Actions) != start, nil
+}
+
+// A Watch tells which of a list of facts the decompositions of a growing
+// task's tasks may add or delete, whatever the state (from the effects of
+// the lifted domain carried up through its methods: see liftedEffects):
+// a fact a task's mask leaves out can never be added (deleted) below it,
+// however far the task grows.
+type Watch struct {
+	g       *Grow
+	fs      []FactID
+	delFrom int
+	byFact  map[FactID][]int32
+	byPred  map[int32][]int32
+}
+
+// Watch prepares to tell which of facts fs tasks may add (fs[:delFrom])
+// or delete (fs[delFrom:]).
+func (g *Grow) Watch(fs []FactID, delFrom int) *Watch {
+	if g.effects == nil {
+		g.effects = newLiftedEffects(g.lz)
+	}
+	w := &Watch{g: g, fs: fs, delFrom: delFrom, byFact: map[FactID][]int32{}, byPred: map[int32][]int32{}}
+	for i, f := range fs {
+		w.byFact[f] = append(w.byFact[f], int32(i))
+		p := int32(g.lz.facts[f].Pred)
+		w.byPred[p] = append(w.byPred[p], int32(i))
+	}
+	return w
+}
+
+// Mark sets bit i of mask (64 to a word) for each fact fs[i] some
+// decomposition of task id may add (i < delFrom) or delete.
+func (w *Watch) Mark(id TaskID, mask []uint64) {
+	g := w.g
+	t := g.Task
+	set := func(i int32) { mask[i>>6] |= 1 << (i & 63) }
+	facts := func(add, del []FactID) {
+		for _, f := range add {
+			for _, i := range w.byFact[f] {
+				if int(i) < w.delFrom {
+					set(i)
+				}
+			}
+		}
+		for _, f := range del {
+			for _, i := range w.byFact[f] {
+				if int(i) >= w.delFrom {
+					set(i)
+				}
+			}
+		}
+	}
+	if int(id) < len(t.Actions) {
+		facts(t.Actions[id].Add, t.Actions[id].Del)
+		return
+	}
+	pats := func(ref hddl.TaskRef, arg func(i int) int32) {
+		for _, p := range g.effects.of(ref) {
+			for _, i := range w.byPred[p.pred] {
+				if (int(i) >= w.delFrom) == p.del && p.matches(arg, &g.lz.facts[w.fs[i]]) {
+					set(i)
+				}
+			}
+		}
+	}
+	lid := g.lzOf[int(id)-len(t.Actions)]
+	if lid >= 0 {
+		lt := &g.lz.tasks[lid]
+		pats(lt.Ref, func(i int) int32 { return int32(lt.Args[i]) })
+		return
+	}
+	r := &g.synth[-1-lid]
+	if r.k < 0 {
+		// an action with variables of its own in its precondition
+		a := g.lz.action(r.act)
+		facts(a.add, a.del)
+		return
+	}
+	// the rest of the initial network, from task k on
+	for _, ot := range g.lz.Initial()[r.k:] {
+		pats(ot.Ref, func(i int) int32 {
+			if a := ot.Args[i]; a.IsVar() {
+				return r.sub[a.Var()]
+			}
+			return int32(ot.Args[i].Obj())
+		})
+	}
 }

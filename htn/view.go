@@ -78,6 +78,9 @@ type view struct {
 	lmOf         []int32
 	goalW        int
 	goalMask     []uint64
+	// watch tells which goals a growing task's tasks may reach (nil
+	// for a task that does not grow, or without goals)
+	watch *ground.Watch
 	// goalTells[c] (per compound task, TaskID-nA): the subtasks of c's
 	// methods do not all reach the same goals, so the goal order can
 	// tell them apart (see dfs.goalOrder)
