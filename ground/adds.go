@@ -1,6 +1,10 @@
 package ground
 
-import "github.com/htnsat/htnsat/hddl"
+import (
+	"slices"
+
+	"github.com/htnsat/htnsat/hddl"
+)
 
 // effectPattern is a fact some decomposition of a lifted task may add
 // (or delete), with its arguments as far as the task's own tell them:
@@ -150,6 +154,115 @@ func (p *effectPattern) matches(arg func(i int) int32, f *Fact) bool {
 			if x := arg(int(a)); x >= 0 && int(x) != f.Args[i] {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// addable reports whether some action may add the fact pred(args): an
+// add effect of its predicate whose constants are its own and whose
+// variables' types admit its objects (a finer look than Lazy.added, per
+// predicate: in IPC Depots, a truck's drive adds at, which no pallet can
+// ever be). Answers for facts made are kept.
+func (lz *Lazy) addable(pred int, args []int32) bool {
+	f := lz.find(pred, args)
+	if f >= 0 && int(f) < len(lz.addOK) && lz.addOK[f] != 0 {
+		return lz.addOK[f] > 0
+	}
+	ok := false
+	if lz.added[pred] {
+		for _, s := range lz.actions {
+			if s != nil && slices.ContainsFunc(s.effects, func(e effect) bool { return !e.del && lz.effectFits(s, e, pred, args) }) {
+				ok = true
+				break
+			}
+		}
+	}
+	if f >= 0 {
+		for len(lz.addOK) <= int(f) {
+			lz.addOK = append(lz.addOK, 0)
+		}
+		lz.addOK[f] = -1
+		if ok {
+			lz.addOK[f] = 1
+		}
+	}
+	return ok
+}
+
+// addableFact is addable for a fact made.
+func (lz *Lazy) addableFact(f FactID) bool {
+	if int(f) < len(lz.addOK) && lz.addOK[f] != 0 {
+		return lz.addOK[f] > 0
+	}
+	fact := &lz.facts[f]
+	args := make([]int32, len(fact.Args))
+	for i, o := range fact.Args {
+		args[i] = int32(o)
+	}
+	return lz.addable(fact.Pred, args)
+}
+
+// effectFits reports whether effect e of action schema s may be the fact
+// pred(args): its predicate, its constants, its variables of the
+// objects' types, one object per variable.
+func (lz *Lazy) effectFits(s *lazySchema, e effect, pred int, args []int32) bool {
+	if e.pred != pred {
+		return false
+	}
+	for i, t := range e.args {
+		o := args[i]
+		if !t.IsVar() {
+			if int32(t.Obj()) != o {
+				return false
+			}
+			continue
+		}
+		if !lz.isOfType(int(o), s.vars[t.Var()].Type) {
+			return false
+		}
+		for j := range i {
+			if e.args[j] == t && args[j] != o {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fluentsMayHold reports whether the fluent atoms of schema sc's
+// precondition that binding b grounds may each ever hold: in the initial
+// state, or addable.
+func (lz *Lazy) fluentsMayHold(sc *lazySchema, b []int32) bool {
+	if lz.initOn == nil {
+		lz.initOn = map[FactID]bool{}
+		for _, g := range lz.init {
+			lz.initOn[g] = true
+		}
+	}
+	var tup [8]int32
+	for _, l := range sc.pos {
+		if lz.static[l.pred] {
+			continue
+		}
+		args := tup[:0]
+		bound := true
+		for _, a := range l.args {
+			v := lz.term(a, b)
+			if v < 0 {
+				bound = false // a variable no static atom binds
+				break
+			}
+			args = append(args, v)
+		}
+		if !bound {
+			continue
+		}
+		if f := lz.find(l.pred, args); f >= 0 && lz.initOn[f] {
+			continue
+		}
+		if !lz.addable(l.pred, args) {
+			return false
 		}
 	}
 	return true

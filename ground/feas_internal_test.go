@@ -47,3 +47,47 @@ func TestFeasibilityAdaptive(t *testing.T) {
 		}
 	}
 }
+
+// Feasibility looks at the types of what actions add: a truck's drive
+// adds at, which a pallet can never be, so clearing a pallet where it is
+// not is infeasible (a method instance needing it is left out), while
+// clearing it where it stands is feasible. (A look per predicate took at
+// to be addable, and IPC Depots' search went through every such way.)
+func TestFeasibleTypedAdds(t *testing.T) {
+	d, err := hddl.ParseDomain("d.hddl", []byte(`(define (domain d)
+  (:requirements :typing :hierarchy :negative-preconditions)
+  (:types place locatable - object truck pallet - locatable)
+  (:predicates (at ?x - locatable ?p - place) (clear ?x - pallet))
+  (:task clear :parameters (?x - pallet ?p - place))
+  (:method done :parameters (?x - pallet ?p - place) :task (clear ?x ?p)
+    :precondition (and (at ?x ?p) (clear ?x)) :ordered-subtasks (and))
+  (:method empty :parameters (?x - pallet ?p - place) :task (clear ?x ?p)
+    :precondition (and (at ?x ?p) (not (clear ?x))) :ordered-subtasks (and (tidy ?x)))
+  (:action tidy :parameters (?x - pallet) :effect (clear ?x))
+  (:action drive :parameters (?t - truck ?from ?to - place)
+    :precondition (at ?t ?from) :effect (and (not (at ?t ?from)) (at ?t ?to))))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.ParseProblem("p.hddl", []byte(`(define (problem p) (:domain d)
+  (:objects here there - place t - truck x - pallet)
+  (:htn :ordered-subtasks (and (clear x there)))
+  (:init (at t here) (at x here)))`), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lz, err := NewLazy(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(name string) int { return p.ObjectIndex(name) }
+	clear := hddl.TaskRef{Index: d.TaskIndex("clear")}
+	far := lz.internTask(clear, []int32{int32(obj("x")), int32(obj("there"))})
+	near := lz.internTask(clear, []int32{int32(obj("x")), int32(obj("here"))})
+	if lz.mayApply(far, lz.Init()) {
+		t.Error("a pallet cleared where it is not, which no action can bring it to: feasible")
+	}
+	if !lz.mayApply(near, lz.Init()) {
+		t.Error("a pallet cleared where it stands: infeasible")
+	}
+}

@@ -64,6 +64,11 @@ type Lazy struct {
 	// feasEnd, while a feasibility question is open (mayApply), is the
 	// tick past which it gives up (maxFeasTicks after its start), else 0
 	feasEnd uint64
+	// addOK[f]: 1 when some action may add fact f, -1 when none can, 0
+	// not asked yet (addable); initOn: the fluent facts of the initial
+	// state (fluentsMayHold)
+	addOK  []int8
+	initOn map[FactID]bool
 
 	// groundPre: method instances carry their ground preconditions
 	// (LazyMethod.Pre), and instances that differ only there are kept
@@ -1016,7 +1021,7 @@ func (lz *Lazy) mayApply(id int32, s *State) bool {
 			return true
 		}
 		for _, f := range a.pre {
-			if !lz.added[lz.facts[f].Pred] && !lz.holds(f, s) {
+			if !lz.holds(f, s) && !lz.addableFact(f) {
 				return false
 			}
 		}
@@ -1113,7 +1118,7 @@ func (lz *Lazy) feasible(ref hddl.TaskRef, args []int32, depth int) bool {
 	}
 	if ref.Primitive {
 		sc := lz.actions[ref.Index]
-		ok := sc != nil && lz.staticBinding(sc, args, nil)
+		ok := sc != nil && lz.staticBinding(sc, args, func(b []int32) bool { return lz.fluentsMayHold(sc, b) })
 		lz.feas[key] = ok
 		return ok
 	}
@@ -1129,6 +1134,9 @@ func (lz *Lazy) feasible(ref hddl.TaskRef, args []int32, depth int) bool {
 				continue
 			}
 			found = lz.staticBinding(sc, nil, func(b []int32) bool {
+				if !lz.fluentsMayHold(sc, b) {
+					return false
+				}
 				for _, st := range m.Network.Subtasks {
 					sargs := make([]int32, len(st.Args))
 					for i, a := range st.Args {
