@@ -17,7 +17,12 @@ import (
 // need a fact gone for good, their compound subtasks may be feasible),
 // each with its ground precondition, so that a method made in one state
 // is checked like any other where it is tried later. A compound task
-// that was never served has no methods yet: it is not dead.
+// that was never served has no methods yet: it is not dead. A method
+// variable that neither the task, the precondition nor the subtasks
+// before the first that uses it bind is not enumerated over its type: the
+// instance's network ends, from that subtask on, in a synthetic task that
+// binds it where the subtask's turn comes, by what applies there (as the
+// initial network's variables; plans show the method's own subtasks).
 //
 // Task keeps the layout of TaskIDs (actions below len(Task.Actions),
 // compound tasks above) by holding room for actions:
@@ -57,7 +62,7 @@ func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
 	if err != nil {
 		return nil, err
 	}
-	lz.groundPre, lz.feasAdaptive = true, true
+	lz.groundPre, lz.feasAdaptive, lz.deferFree = true, true, true
 	g := &Grow{lz: lz, made: map[string]MethodID{}, synthKey: map[string]TaskID{}, Task: &Task{Problem: p, InitialTotal: true}}
 	room := opt.GrowRoom
 	if room <= 0 {
@@ -71,7 +76,7 @@ func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
 	for i := range open {
 		open[i] = -1
 	}
-	initial, err := g.network(0, open)
+	initial, err := g.network(-1, 0, open)
 	if err != nil {
 		return nil, err
 	}
@@ -160,20 +165,31 @@ func (g *Grow) Serve(id TaskID, state []uint64, reverse bool, skip, limit int) (
 	relaid = g.room(need)
 	id = g.id[lid]
 	for _, m := range insts {
-		k := g.lz.keyOf(uint32(m.Method), []int32{lid}, m.Subtasks, []int32{-1}, factIDs(m.Pre), []int32{-1}, factIDs(m.NegPre))
-		mid, ok := g.made[string(k)]
+		var restKey []int32
+		if m.Rest != nil {
+			restKey = append([]int32{-2, int32(m.Rest.From)}, m.Rest.Sub...)
+		}
+		k := string(g.lz.keyOf(uint32(m.Method), []int32{lid}, m.Subtasks, []int32{-1}, factIDs(m.Pre), []int32{-1}, factIDs(m.NegPre), restKey))
+		mid, ok := g.made[k]
 		if !ok {
-			mid = MethodID(len(t.Methods))
-			g.made[string(k)] = mid
 			gm := Method{Schema: m.Method, Task: id, Pre: m.Pre, NegPre: m.NegPre, Total: true, Subtasks: make([]TaskID, len(m.Subtasks))}
 			for i, st := range m.Subtasks {
 				if gm.Subtasks[i], err = g.taskID(st); err != nil {
 					return nil, false, relaid, err
 				}
-				if i > 0 {
-					gm.Ordering = append(gm.Ordering, Order{Before: int32(i - 1), After: int32(i)})
-				}
 			}
+			if m.Rest != nil {
+				rest, err := g.network(m.Method, m.Rest.From, m.Rest.Sub)
+				if err != nil {
+					return nil, false, relaid, err
+				}
+				gm.Subtasks = append(gm.Subtasks, rest...)
+			}
+			for i := 1; i < len(gm.Subtasks); i++ {
+				gm.Ordering = append(gm.Ordering, Order{Before: int32(i - 1), After: int32(i)})
+			}
+			mid = MethodID(len(t.Methods))
+			g.made[k] = mid
 			t.Methods = append(t.Methods, gm)
 			t.Compounds[c].Methods = append(t.Compounds[c].Methods, mid)
 		}
@@ -208,7 +224,7 @@ func (g *Grow) taskID(lid int32) (TaskID, error) {
 		g.id[lid] = TaskID(len(t.Actions) + len(t.Compounds))
 		t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: lt.Args})
 		g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
-		g.synth = append(g.synth, openRest{k: -1, act: lid})
+		g.synth = append(g.synth, openRest{meth: -1, k: -1, act: lid})
 		return g.id[lid], nil
 	}
 	if g.nAct == len(t.Actions) {
@@ -279,26 +295,28 @@ func (g *Grow) syncFacts() {
 	t.Facts = append(t.Facts, g.lz.facts[len(t.Facts):]...)
 }
 
-// openRest is the rest of the initial network from task k on under a
-// binding of its variables (-1: open), the first task with an open
-// variable: a synthetic task whose methods bind those of that task.
+// openRest is the rest of the initial network (meth -1) or of method
+// meth's from task k on under a binding of its variables (-1: open), the
+// first task with an open variable: a synthetic task whose methods bind
+// those of that task.
 // For an action whose precondition has variables of its own, k is -1
 // and act the action's lazy task: the synthetic task stands for it, its
 // methods being the action under each binding of those variables.
 type openRest struct {
-	k   int
-	sub []int32
-	act int32
+	meth int
+	k    int
+	sub  []int32
+	act  int32
 }
 
-// network returns the tasks of the initial network from task k on under
-// the binding sub of its variables: its tasks up to the first with a
-// variable open, then a synthetic task standing for the rest, which binds
-// that task's variables as it is decomposed (serveOpen), each binding
-// where the task's turn comes.
-func (g *Grow) network(k int, sub []int32) ([]TaskID, error) {
+// network returns the tasks of the initial network (meth -1) or of
+// method meth's from task k on under the binding sub of its variables:
+// its tasks up to the first with a variable open, then a synthetic task
+// standing for the rest, which binds that task's variables as it is
+// decomposed (serveOpen), each binding where the task's turn comes.
+func (g *Grow) network(meth, k int, sub []int32) ([]TaskID, error) {
 	lz := g.lz
-	initial := lz.Initial()
+	initial := lz.netTasks(meth)
 	var lids []int32
 	need := 0
 	for ; k < len(initial); k++ {
@@ -323,7 +341,7 @@ func (g *Grow) network(k int, sub []int32) ([]TaskID, error) {
 	if k == len(initial) {
 		return out, nil
 	}
-	key := string(lz.keyOf(uint32(k), sub))
+	key := string(lz.keyOf(uint32(k), []int32{int32(meth)}, sub))
 	id, ok := g.synthKey[key]
 	if !ok {
 		t := g.Task
@@ -337,7 +355,7 @@ func (g *Grow) network(k int, sub []int32) ([]TaskID, error) {
 		}
 		t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: vals})
 		g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
-		g.synth = append(g.synth, openRest{k: k, sub: slices.Clone(sub)})
+		g.synth = append(g.synth, openRest{meth: meth, k: k, sub: slices.Clone(sub)})
 	}
 	return append(out, id), nil
 }
@@ -352,7 +370,7 @@ func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []M
 	if rest.k < 0 {
 		return g.serveExists(c, rest.act, s, reverse, skip, limit)
 	}
-	ot := lz.Initial()[rest.k]
+	ot := lz.netTasks(rest.meth)[rest.k]
 	var bindings [][]int32
 	if ot.Ref.Primitive {
 		if bindings, err = lz.OpenActions(ot, rest.sub, s); err != nil {
@@ -377,15 +395,15 @@ func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []M
 				sub[a.Var()] = args[i]
 			}
 		}
-		k := lz.keyOf(uint32(1<<31|rest.k), sub)
-		mid, ok := g.made[string(k)]
+		k := string(lz.keyOf(uint32(1<<31|rest.k), []int32{int32(rest.meth)}, sub))
+		mid, ok := g.made[k]
 		if !ok {
-			subs, err := g.network(rest.k, sub)
+			subs, err := g.network(rest.meth, rest.k, sub)
 			if err != nil {
 				return nil, false, len(t.Actions) != start, err
 			}
 			mid = MethodID(len(t.Methods))
-			g.made[string(lz.keyOf(uint32(1<<31|rest.k), sub))] = mid
+			g.made[k] = mid
 			m := Method{Schema: -1, Task: TaskID(len(t.Actions) + c), Total: true, Subtasks: subs}
 			for i := 1; i < len(subs); i++ {
 				m.Ordering = append(m.Ordering, Order{Before: int32(i - 1), After: int32(i)})
@@ -561,8 +579,8 @@ func (w *Watch) Mark(id TaskID, mask []uint64) {
 		facts(a.add, a.del)
 		return
 	}
-	// the rest of the initial network, from task k on
-	for _, ot := range g.lz.Initial()[r.k:] {
+	// the rest of a network, from task k on
+	for _, ot := range g.lz.netTasks(r.meth)[r.k:] {
 		pats(ot.Ref, func(i int) int32 {
 			if a := ot.Args[i]; a.IsVar() {
 				return r.sub[a.Var()]

@@ -75,6 +75,13 @@ type Lazy struct {
 	// apart (Grow, whose methods apply in other states than the one they
 	// were made in)
 	groundPre bool
+	// deferFree: a method variable that neither the task, the
+	// precondition nor the first subtasks bind is left open, and the
+	// instance's network from the first subtask that uses one on is
+	// its Rest, bound where that subtask's turn comes (Grow); netOf
+	// holds methods' networks as open tasks (netTasks)
+	deferFree bool
+	netOf     map[int][]OpenTask
 
 	ticks uint64 // join steps, for looking at ctx now and then
 	// stopped is set once a join step found ctx ended: every join stops
@@ -110,6 +117,17 @@ type LazyMethod struct {
 	// (Grow): those of the method and those it inherits from its actions
 	// (see inherit), each implied by any plan through the instance.
 	Pre, NegPre []FactID
+	// Rest, when the Lazy defers free variables (deferFree), is the
+	// rest of the network from the first subtask with a variable the
+	// instance leaves open: Subtasks are the ones before it.
+	Rest *NetRest
+}
+
+// NetRest is the rest of a method's network from subtask From on, under
+// a binding Sub of the method's variables (-1: open).
+type NetRest struct {
+	Method, From int
+	Sub          []int32
 }
 
 type argKey struct {
@@ -697,15 +715,37 @@ func (lz *Lazy) Methods(id int32, s *State, reverse bool, skip, limit int) ([]La
 type OpenTask struct {
 	Ref  hddl.TaskRef
 	Args []hddl.Term
+	Vars []hddl.Param // the variables Args refer to (their types)
 }
 
 // Initial returns the tasks of the initial network, in order.
 func (lz *Lazy) Initial() []OpenTask {
 	var out []OpenTask
 	for _, st := range lz.Problem.Initial.Subtasks {
-		out = append(out, OpenTask{Ref: st.Task, Args: st.Args})
+		out = append(out, OpenTask{Ref: st.Task, Args: st.Args, Vars: lz.Problem.Vars})
 	}
 	return out
+}
+
+// netTasks returns the tasks of method meth's network as open tasks over
+// its variables, or for meth -1 those of the initial network.
+func (lz *Lazy) netTasks(meth int) []OpenTask {
+	if meth < 0 {
+		return lz.Initial()
+	}
+	if lz.netOf == nil {
+		lz.netOf = map[int][]OpenTask{}
+	}
+	if ts, ok := lz.netOf[meth]; ok {
+		return ts
+	}
+	m := &lz.d.Methods[meth]
+	var ts []OpenTask
+	for _, st := range m.Network.Subtasks {
+		ts = append(ts, OpenTask{Ref: st.Task, Args: st.Args, Vars: m.Vars})
+	}
+	lz.netOf[meth] = ts
+	return ts
 }
 
 // resolve returns the arguments of an open task under the binding sub of
@@ -752,7 +792,7 @@ func (lz *Lazy) fits(t OpenTask, sub []int32, args []int32) bool {
 			return false
 		}
 		vals[v] = args[i]
-		if !lz.isOfType(int(args[i]), lz.Problem.Vars[v].Type) {
+		if !lz.isOfType(int(args[i]), t.Vars[v].Type) {
 			return false
 		}
 	}
@@ -845,7 +885,7 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 		need := make([]bool, len(m.Vars))
 		for _, st := range m.Network.Subtasks {
 			for _, a := range st.Args {
-				if a.IsVar() {
+				if a.IsVar() && !lz.deferFree {
 					need[a.Var()] = true
 				}
 			}
@@ -877,22 +917,18 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 						return true
 					}
 				}
-				subs := make([]int32, len(m.Network.Subtasks))
-				args := make([]int32, 0, 8)
-				for k, st := range m.Network.Subtasks {
-					args = args[:0]
-					for _, a := range st.Args {
-						args = append(args, lz.term(a, b))
-					}
-					subs[k] = lz.internTask(st.Task, args)
-				}
+				subs, rest := lz.subtasks(mi, b)
 				var pre, neg []FactID
 				if lz.groundPre {
 					pre, neg = lz.groundLits(sc, b)
 				}
-				k := lz.keyOf(uint32(mi), subs, full)
+				var restKey []int32
+				if rest != nil {
+					restKey = append([]int32{-2, int32(rest.From)}, rest.Sub...)
+				}
+				k := lz.keyOf(uint32(mi), subs, full, restKey)
 				if lz.groundPre {
-					k = lz.keyOf(uint32(mi), subs, full, []int32{-1}, factIDs(pre), []int32{-1}, factIDs(neg))
+					k = lz.keyOf(uint32(mi), subs, full, []int32{-1}, factIDs(pre), []int32{-1}, factIDs(neg), restKey)
 				}
 				if seen[string(k)] {
 					return true
@@ -910,7 +946,7 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 					more = true
 					return false
 				}
-				out = append(out, LazyMethod{Method: mi, Subtasks: subs, Args: full, Pre: pre, NegPre: neg})
+				out = append(out, LazyMethod{Method: mi, Subtasks: subs, Args: full, Pre: pre, NegPre: neg, Rest: rest})
 				lz.MadeMethods++
 				return true
 			}
@@ -927,6 +963,26 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 		}
 	}
 	return out, more, nil
+}
+
+// subtasks returns the ground subtasks of method mi under binding b: all
+// of them, or those before the first with a variable b leaves open and
+// the rest from there (deferFree).
+func (lz *Lazy) subtasks(mi int, b []int32) ([]int32, *NetRest) {
+	m := &lz.d.Methods[mi]
+	subs := make([]int32, 0, len(m.Network.Subtasks))
+	args := make([]int32, 0, 8)
+	for k, st := range m.Network.Subtasks {
+		args = args[:0]
+		for _, a := range st.Args {
+			args = append(args, lz.term(a, b))
+		}
+		if slices.Contains(args, -1) {
+			return subs, &NetRest{Method: mi, From: k, Sub: slices.Clone(b)}
+		}
+		subs = append(subs, lz.internTask(st.Task, args))
+	}
+	return subs, nil
 }
 
 // groundLits returns the fluent facts of a schema's atoms and negated

@@ -3,7 +3,9 @@ package htn_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/htnsat/htnsat/ground"
@@ -153,5 +155,46 @@ func TestSolveGrowWatchesGoals(t *testing.T) {
 	}
 	if st.Nodes > 1000 {
 		t.Errorf("%d nodes, want at most 1,000", st.Nodes)
+	}
+}
+
+// A method variable only a later subtask uses is bound where that
+// subtask's turn comes (ground.Lazy's deferFree), by what applies then:
+// here one slot of 200 is empty, and the growing task makes a handful of
+// method instances, not one per slot.
+// (IPC Depots' do_put_on by truck, whose places and truck only its
+// subtasks use, made tens of thousands per state.)
+func TestSolveGrowBindsLate(t *testing.T) {
+	var slots strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&slots, " s%d", i)
+	}
+	p := testutil.ParseHDDL(t, `(define (domain d)
+  (:requirements :typing :hierarchy :negative-preconditions)
+  (:types item slot)
+  (:predicates (ready ?x - item) (empty ?s - slot) (in ?x - item ?s - slot))
+  (:task store :parameters (?x - item))
+  (:method put :parameters (?x - item ?s - slot) :task (store ?x)
+    :ordered-subtasks (and (prepare ?x) (place ?x ?s)))
+  (:action prepare :parameters (?x - item) :effect (ready ?x))
+  (:action clear :parameters (?x - item ?s - slot)
+    :precondition (in ?x ?s) :effect (and (empty ?s) (not (in ?x ?s))))
+  (:action place :parameters (?x - item ?s - slot)
+    :precondition (and (ready ?x) (empty ?s)) :effect (and (in ?x ?s) (not (empty ?s)))))`,
+		`(define (problem p) (:domain d)
+  (:objects a - item`+slots.String()+` - slot)
+  (:htn :ordered-subtasks (and (store a)))
+  (:init (empty s150)))`)
+	g, err := ground.NewGrow(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, _, err := htn.SolveGrow(context.Background(), g, htn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifyWritten(t, p, sol.ToPlan(g.Task))
+	if n := len(g.Task.Methods); n > 10 {
+		t.Errorf("%d method instances made, want at most 10", n)
 	}
 }
