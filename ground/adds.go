@@ -8,37 +8,65 @@ import (
 
 // effectPattern is a fact some decomposition of a lifted task may add
 // (or delete), with its arguments as far as the task's own tell them:
-// args[i] >= 0 is the task's parameter args[i], a value below anyArg+1
-// an object (-1-object), anyArg any object.
+// args[i] >= 0 is the task's parameter args[i], localArg(j) a variable
+// of a method below (the same j, the same object), anyArg any object,
+// and another negative value an object (-1-object). needs are facts of
+// one-way predicates (deleted, never added) a method on the way to the
+// effect needs, over the same arguments: false now, they stay false, and
+// the effect cannot come that way.
 type effectPattern struct {
+	pred  int32
+	del   bool
+	args  []int32
+	needs []needAtom
+}
+
+// needAtom is a fact an effectPattern needs.
+type needAtom struct {
 	pred int32
-	del  bool
 	args []int32
 }
 
 // anyArg stands for an argument a task's parameters do not fix.
 const anyArg = int32(-1 << 30)
 
+// maxLocals bounds the method variables a pattern tells apart.
+const maxLocals = 64
+
+func localArg(j int) int32 { return anyArg + 1 + int32(j) }
+
+func isLocal(a int32) bool { return a > anyArg && a <= anyArg+maxLocals }
+
+// maxEffectPatterns bounds the patterns of one task: beyond, a pattern is
+// widened to its predicate alone (any arguments, no needs).
+const maxEffectPatterns = 512
+
 // liftedEffects are the effect patterns of every lifted task: for a
 // compound task, the union over its methods of their subtasks' patterns,
 // each argument carried through the method's variables to the task's
 // parameters where it can be, to a fixpoint. They over-approximate what
-// any ground instance can make true or false below it, whatever the
-// state: a ground task whose patterns do not match a fact can never add
-// (delete) it, which is what the search over a growing task needs to
-// tell a goal lost for good without grounding the task's decompositions.
+// any ground instance can make true or false below it: a ground task
+// whose patterns do not match a fact can never add (delete) it, and one
+// whose matching patterns all need a one-way fact false in a state can
+// never add it from there. That is what the search over a growing task
+// needs to tell a goal lost for good without grounding the task's
+// decompositions.
 type liftedEffects struct {
+	lz   *Lazy
 	act  [][]effectPattern // by lifted action
 	task [][]effectPattern // by compound task
+	seen []map[string]bool // by compound task: the keys of its patterns
 }
+
+// oneWay reports whether predicate p is deleted but never added.
+func (lz *Lazy) oneWay(p int) bool { return lz.deleted[p] && !lz.added[p] }
 
 // newLiftedEffects computes the effect patterns of the domain of lz.
 func newLiftedEffects(lz *Lazy) *liftedEffects {
 	d := lz.d
-	le := &liftedEffects{act: make([][]effectPattern, len(d.Actions)), task: make([][]effectPattern, len(d.Tasks))}
-	seen := make([]map[string]bool, len(d.Tasks))
-	for i := range seen {
-		seen[i] = map[string]bool{}
+	le := &liftedEffects{lz: lz, act: make([][]effectPattern, len(d.Actions)), task: make([][]effectPattern, len(d.Tasks)), seen: make([]map[string]bool, len(d.Tasks))}
+	for i := range le.seen {
+		le.seen[i] = map[string]bool{}
 	}
 	for ai, s := range lz.actions {
 		if s == nil {
@@ -47,17 +75,21 @@ func newLiftedEffects(lz *Lazy) *liftedEffects {
 		np := d.Actions[ai].NumParams
 		key := map[string]bool{}
 		for _, e := range s.effects {
-			p := effectPattern{pred: int32(e.pred), del: e.del, args: make([]int32, len(e.args))}
-			for i, t := range e.args {
+			c := newComposer(func(t hddl.Term) (int32, int) {
 				switch {
 				case !t.IsVar():
-					p.args[i] = int32(-1 - t.Obj())
+					return int32(-1 - t.Obj()), -1
 				case t.Var() < np:
-					p.args[i] = int32(t.Var())
-				default:
-					p.args[i] = anyArg
+					return int32(t.Var()), -1
 				}
+				return 0, t.Var()
+			})
+			p := effectPattern{pred: int32(e.pred), del: e.del, args: make([]int32, len(e.args))}
+			for i, t := range e.args {
+				p.args[i] = c.term(t)
 			}
+			p.needs = c.needs(lz, s, nil)
+			p.canon()
 			if k := p.key(); !key[k] {
 				key[k] = true
 				le.act[ai] = append(le.act[ai], p)
@@ -83,6 +115,10 @@ func newLiftedEffects(lz *Lazy) *liftedEffects {
 					param[t.Var()] = int32(j)
 				}
 			}
+			var sc *lazySchema
+			if len(lz.methods[mi]) == 1 {
+				sc = lz.methods[mi][0]
+			}
 			for _, st := range m.Network.Subtasks {
 				var from []effectPattern
 				if st.Task.Primitive {
@@ -91,24 +127,7 @@ func newLiftedEffects(lz *Lazy) *liftedEffects {
 					from = le.task[st.Task.Index]
 				}
 				for _, q := range from {
-					p := effectPattern{pred: q.pred, del: q.del, args: make([]int32, len(q.args))}
-					for i, a := range q.args {
-						p.args[i] = a
-						if a < 0 {
-							continue // an object, or any
-						}
-						switch t := st.Args[a]; {
-						case !t.IsVar():
-							p.args[i] = int32(-1 - t.Obj())
-						case param[t.Var()] >= 0:
-							p.args[i] = param[t.Var()]
-						default:
-							p.args[i] = anyArg
-						}
-					}
-					if k := p.key(); !seen[m.Task][k] {
-						seen[m.Task][k] = true
-						le.task[m.Task] = append(le.task[m.Task], p)
+					if le.add(m.Task, le.lift(q, st, sc, param)) {
 						changed = true
 					}
 				}
@@ -118,16 +137,204 @@ func newLiftedEffects(lz *Lazy) *liftedEffects {
 	return le
 }
 
+// lift carries pattern q of subtask st of a method (precondition sc, nil
+// for a disjunction; param: the task's parameter each of its variables
+// is, or -1) up to the method's task.
+func (le *liftedEffects) lift(q effectPattern, st hddl.Subtask, sc *lazySchema, param []int32) effectPattern {
+	c := newComposer(func(t hddl.Term) (int32, int) {
+		switch {
+		case !t.IsVar():
+			return int32(-1 - t.Obj()), -1
+		case param[t.Var()] >= 0:
+			return param[t.Var()], -1
+		}
+		return 0, t.Var()
+	})
+	old := map[int32]int32{}
+	conv := func(a int32) int32 {
+		switch {
+		case a == anyArg:
+			return anyArg
+		case isLocal(a):
+			if x, ok := old[a]; ok {
+				return x
+			}
+			x := c.fresh()
+			old[a] = x
+			return x
+		case a < 0:
+			return a
+		}
+		return c.term(st.Args[a])
+	}
+	p := effectPattern{pred: q.pred, del: q.del, args: make([]int32, len(q.args))}
+	for i, a := range q.args {
+		p.args[i] = conv(a)
+	}
+	for _, n := range q.needs {
+		na := needAtom{pred: n.pred, args: make([]int32, len(n.args))}
+		for i, a := range n.args {
+			na.args[i] = conv(a)
+		}
+		p.needs = append(p.needs, na)
+	}
+	if sc != nil {
+		p.needs = c.needs(le.lz, sc, p.needs)
+	}
+	p.canon()
+	return p
+}
+
+// add adds pattern p to compound task t's, unless it has it; beyond
+// maxEffectPatterns, p widened to its predicate alone.
+func (le *liftedEffects) add(t int, p effectPattern) bool {
+	if len(le.task[t]) >= maxEffectPatterns {
+		p = effectPattern{pred: p.pred, del: p.del, args: slices.Repeat([]int32{anyArg}, len(p.args))}
+	}
+	k := p.key()
+	if le.seen[t][k] {
+		return false
+	}
+	le.seen[t][k] = true
+	le.task[t] = append(le.task[t], p)
+	return true
+}
+
+// composer maps a scope's terms into a pattern's arguments: an object or
+// parameter as its scope tells, any other variable to a local of the
+// pattern, the same for the same variable.
+type composer struct {
+	scope  func(hddl.Term) (int32, int) // the argument, or -1 and a variable for a local
+	locals map[int]int32
+	n      int
+}
+
+func newComposer(scope func(hddl.Term) (int32, int)) *composer {
+	return &composer{scope: scope, locals: map[int]int32{}}
+}
+
+func (c *composer) fresh() int32 {
+	if c.n >= maxLocals {
+		return anyArg
+	}
+	c.n++
+	return localArg(c.n - 1)
+}
+
+func (c *composer) term(t hddl.Term) int32 {
+	a, v := c.scope(t)
+	if v < 0 {
+		return a
+	}
+	if x, ok := c.locals[v]; ok {
+		return x
+	}
+	x := c.fresh()
+	c.locals[v] = x
+	return x
+}
+
+// needs appends to ns the atoms of one-way predicates in sc's
+// precondition whose variables the pattern already has.
+func (c *composer) needs(lz *Lazy, sc *lazySchema, ns []needAtom) []needAtom {
+	for _, l := range sc.pos {
+		if !lz.oneWay(l.pred) {
+			continue
+		}
+		na := needAtom{pred: int32(l.pred), args: make([]int32, len(l.args))}
+		ok := true
+		for i, t := range l.args {
+			a, v := c.scope(t)
+			if v >= 0 {
+				x, in := c.locals[v]
+				if !in {
+					ok = false
+					break
+				}
+				a = x
+			}
+			na.args[i] = a
+		}
+		if ok {
+			ns = append(ns, na)
+		}
+	}
+	return ns
+}
+
+// canon puts a pattern in a canonical form: needs sorted without
+// repeats, a local met once anyArg (a need with one dropped), locals
+// numbered in order of appearance.
+func (p *effectPattern) canon() {
+	count := map[int32]int{}
+	for _, a := range p.args {
+		count[a]++
+	}
+	for _, n := range p.needs {
+		for _, a := range n.args {
+			count[a]++
+		}
+	}
+	renum := map[int32]int32{}
+	conv := func(a int32) int32 {
+		if !isLocal(a) {
+			return a
+		}
+		if count[a] < 2 {
+			return anyArg
+		}
+		if x, ok := renum[a]; ok {
+			return x
+		}
+		x := localArg(len(renum))
+		renum[a] = x
+		return x
+	}
+	for i, a := range p.args {
+		p.args[i] = conv(a)
+	}
+	needs := p.needs[:0]
+	for _, n := range p.needs {
+		keep := true
+		for i, a := range n.args {
+			if n.args[i] = conv(a); n.args[i] == anyArg {
+				keep = false
+			}
+		}
+		if keep {
+			needs = append(needs, n)
+		}
+	}
+	slices.SortFunc(needs, func(x, y needAtom) int {
+		if x.pred != y.pred {
+			return int(x.pred - y.pred)
+		}
+		return slices.Compare(x.args, y.args)
+	})
+	p.needs = slices.CompactFunc(needs, func(x, y needAtom) bool { return x.pred == y.pred && slices.Equal(x.args, y.args) })
+	if len(p.needs) == 0 {
+		p.needs = nil
+	}
+}
+
 func (p *effectPattern) key() string {
 	b := make([]byte, 0, 8+4*len(p.args))
-	b = append(b, byte(p.pred), byte(p.pred>>8), byte(p.pred>>16), byte(p.pred>>24))
+	put := func(x int32) { b = append(b, byte(x), byte(x>>8), byte(x>>16), byte(x>>24)) }
+	put(p.pred)
 	if p.del {
-		b = append(b, 1)
+		put(1)
 	} else {
-		b = append(b, 0)
+		put(0)
 	}
 	for _, a := range p.args {
-		b = append(b, byte(a), byte(a>>8), byte(a>>16), byte(a>>24))
+		put(a)
+	}
+	for _, n := range p.needs {
+		put(-2)
+		put(n.pred)
+		for _, a := range n.args {
+			put(a)
+		}
 	}
 	return string(b)
 }
@@ -141,19 +348,68 @@ func (le *liftedEffects) of(ref hddl.TaskRef) []effectPattern {
 }
 
 // matches reports whether fact f fits the pattern under the task's
-// arguments arg(i).
-func (p *effectPattern) matches(arg func(i int) int32, f *Fact) bool {
+// arguments arg(i) (-1: open), binding its locals into loc (maxLocals
+// entries, -1: unbound; nil: not kept).
+func (p *effectPattern) matches(arg func(i int) int32, f *Fact, loc []int32) bool {
+	var own [maxLocals]int32
+	if loc == nil {
+		loc = own[:]
+	}
+	for i := range loc {
+		loc[i] = -1
+	}
 	for i, a := range p.args {
+		o := int32(f.Args[i])
 		switch {
 		case a == anyArg:
+		case isLocal(a):
+			j := a - anyArg - 1
+			if loc[j] >= 0 && loc[j] != o {
+				return false
+			}
+			loc[j] = o
 		case a < 0:
-			if int(-1-a) != f.Args[i] {
+			if -1-a != o {
 				return false
 			}
 		default:
-			if x := arg(int(a)); x >= 0 && int(x) != f.Args[i] {
+			if x := arg(int(a)); x >= 0 && x != o {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// needsHold reports whether the pattern's needs may hold in state s,
+// under the task's arguments arg(i) and the locals loc its match bound:
+// a need with an argument not known is taken to.
+func (lz *Lazy) needsHold(p *effectPattern, arg func(i int) int32, loc []int32, s *State) bool {
+	var tup [8]int32
+	for _, n := range p.needs {
+		args := tup[:0]
+		known := true
+		for _, a := range n.args {
+			var o int32
+			switch {
+			case isLocal(a):
+				o = loc[a-anyArg-1]
+			case a < 0:
+				o = -1 - a
+			default:
+				o = arg(int(a))
+			}
+			if o < 0 {
+				known = false
+				break
+			}
+			args = append(args, o)
+		}
+		if !known {
+			continue
+		}
+		if f := lz.find(int(n.pred), args); f < 0 || !s.Has(f) {
+			return false
 		}
 	}
 	return true

@@ -504,16 +504,18 @@ func (g *Grow) serveExists(c int, act int32, s *State, reverse bool, skip, limit
 }
 
 // A Watch tells which of a list of facts the decompositions of a growing
-// task's tasks may add or delete, whatever the state (from the effects of
-// the lifted domain carried up through its methods: see liftedEffects):
-// a fact a task's mask leaves out can never be added (deleted) below it,
-// however far the task grows.
+// task's tasks may add or delete (from the effects of the lifted domain
+// carried up through its methods: see liftedEffects): whatever the state
+// (Mark), a fact a task's mask leaves out can never be added (deleted)
+// below it, however far the task grows; in a state (MayNow), the ways
+// that need a one-way fact gone are left out too.
 type Watch struct {
 	g       *Grow
 	fs      []FactID
 	delFrom int
 	byFact  map[FactID][]int32
 	byPred  map[int32][]int32
+	cond    []bool // by fact of fs: some way to it needs a one-way fact
 }
 
 // Watch prepares to tell which of facts fs tasks may add (fs[:delFrom])
@@ -522,11 +524,21 @@ func (g *Grow) Watch(fs []FactID, delFrom int) *Watch {
 	if g.effects == nil {
 		g.effects = newLiftedEffects(g.lz)
 	}
-	w := &Watch{g: g, fs: fs, delFrom: delFrom, byFact: map[FactID][]int32{}, byPred: map[int32][]int32{}}
+	w := &Watch{g: g, fs: fs, delFrom: delFrom, byFact: map[FactID][]int32{}, byPred: map[int32][]int32{}, cond: make([]bool, len(fs))}
 	for i, f := range fs {
 		w.byFact[f] = append(w.byFact[f], int32(i))
 		p := int32(g.lz.facts[f].Pred)
 		w.byPred[p] = append(w.byPred[p], int32(i))
+	}
+	for _, ps := range g.effects.task {
+		for _, p := range ps {
+			if p.needs == nil {
+				continue
+			}
+			for _, i := range w.byPred[p.pred] {
+				w.cond[i] = w.cond[i] || (int(i) >= delFrom) == p.del
+			}
+		}
 	}
 	return w
 }
@@ -535,9 +547,8 @@ func (g *Grow) Watch(fs []FactID, delFrom int) *Watch {
 // decomposition of task id may add (i < delFrom) or delete.
 func (w *Watch) Mark(id TaskID, mask []uint64) {
 	g := w.g
-	t := g.Task
 	set := func(i int32) { mask[i>>6] |= 1 << (i & 63) }
-	facts := func(add, del []FactID) {
+	w.visit(id, func(add, del []FactID) {
 		for _, f := range add {
 			for _, i := range w.byFact[f] {
 				if int(i) < w.delFrom {
@@ -552,19 +563,60 @@ func (w *Watch) Mark(id TaskID, mask []uint64) {
 				}
 			}
 		}
-	}
-	if int(id) < len(t.Actions) {
-		facts(t.Actions[id].Add, t.Actions[id].Del)
-		return
-	}
-	pats := func(ref hddl.TaskRef, arg func(i int) int32) {
+	}, func(ref hddl.TaskRef, arg func(i int) int32) {
 		for _, p := range g.effects.of(ref) {
 			for _, i := range w.byPred[p.pred] {
-				if (int(i) >= w.delFrom) == p.del && p.matches(arg, &g.lz.facts[w.fs[i]]) {
+				if (int(i) >= w.delFrom) == p.del && p.matches(arg, &g.lz.facts[w.fs[i]], nil) {
 					set(i)
 				}
 			}
 		}
+	})
+}
+
+// Conditional reports whether some way to fact fs[i] needs a one-way
+// fact, so that MayNow may say no where Mark says yes.
+func (w *Watch) Conditional(i int) bool { return w.cond[i] }
+
+// MayNow reports whether some decomposition of task id may still add
+// (delete) fact fs[i] from the state (its fluent facts as a bit set over
+// FactIDs): one of Mark's ways whose one-way facts hold there.
+func (w *Watch) MayNow(id TaskID, i int, state []uint64) bool {
+	g := w.g
+	f := w.fs[i]
+	del := i >= w.delFrom
+	s := &State{bits: state}
+	may := false
+	var loc [maxLocals]int32
+	w.visit(id, func(add, dels []FactID) {
+		if del {
+			may = may || slices.Contains(dels, f)
+		} else {
+			may = may || slices.Contains(add, f)
+		}
+	}, func(ref hddl.TaskRef, arg func(i int) int32) {
+		fact := &g.lz.facts[f]
+		for _, p := range g.effects.of(ref) {
+			if may {
+				return
+			}
+			if p.pred == int32(fact.Pred) && p.del == del && p.matches(arg, fact, loc[:]) && g.lz.needsHold(&p, arg, loc[:], s) {
+				may = true
+			}
+		}
+	})
+	return may
+}
+
+// visit tells facts the ground effects of task id when it is an action
+// (or stands for one), or else pats each lifted task below it with its
+// arguments (-1: open).
+func (w *Watch) visit(id TaskID, facts func(add, del []FactID), pats func(ref hddl.TaskRef, arg func(i int) int32)) {
+	g := w.g
+	t := g.Task
+	if int(id) < len(t.Actions) {
+		facts(t.Actions[id].Add, t.Actions[id].Del)
+		return
 	}
 	lid := g.lzOf[int(id)-len(t.Actions)]
 	if lid >= 0 {

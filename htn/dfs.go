@@ -505,7 +505,7 @@ func (s *dfs) goalLost() bool {
 			return true
 		}
 	}
-	return false
+	return s.v.watch != nil && s.growGoalLost()
 }
 
 // lmMet reports whether goal index i is a landmark made true on the path.

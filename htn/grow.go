@@ -194,3 +194,33 @@ func (s *dfs) serve(n int32, skip, limit int) ([]ground.MethodID, bool, error) {
 	}
 	return ms, more, nil
 }
+
+// growGoalLost reports whether, over a growing task, a goal is not met
+// and each task of the network that may reach it could only do so by a
+// way that needs a one-way fact now gone (ground.Watch.MayNow): in IPC
+// Multiarm-Blocksworld a block is stacked on its goal place only while
+// its goal_on fact, deleted as it is placed, holds, so a block taken off
+// its place after that is off for good.
+func (s *dfs) growGoalLost() bool {
+	w := s.v.watch
+	for i, g := range s.v.goals {
+		if s.has(g) == (i < s.v.goalsPos) || !w.Conditional(i) || s.lmMet(i) {
+			continue
+		}
+		lost := true
+		for _, n := range s.alive.Members {
+			nd := &s.nodes[n]
+			if nd.kind != nodeTask || s.v.reachable(nd.id)[i>>6]&(1<<(i&63)) == 0 {
+				continue
+			}
+			if w.MayNow(ground.TaskID(nd.id), i, s.state) {
+				lost = false
+				break
+			}
+		}
+		if lost {
+			return true
+		}
+	}
+	return false
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
+	"github.com/htnsat/htnsat/internal/sets"
 	"github.com/htnsat/htnsat/internal/testutil"
 	"github.com/htnsat/htnsat/plan"
 )
@@ -196,5 +197,63 @@ func TestSolveGrowBindsLate(t *testing.T) {
 	verifyWritten(t, p, sol.ToPlan(g.Task))
 	if n := len(g.Task.Methods); n > 10 {
 		t.Errorf("%d method instances made, want at most 10", n)
+	}
+}
+
+// A goal a task may reach only by a way that needs a one-way fact (never
+// added) is out of its reach once that fact is gone (ground.Watch.MayNow),
+// though the task's mask, for every state, keeps it.
+func TestGrowWatchOneWay(t *testing.T) {
+	p := testutil.ParseHDDL(t, `(define (domain d)
+  (:requirements :typing :hierarchy :negative-preconditions)
+  (:types block)
+  (:predicates (on ?x ?y - block) (goal-on ?x ?y - block) (free ?x - block))
+  (:task achieve :parameters ())
+  (:task put :parameters (?x ?y - block))
+  (:method place :parameters (?x ?y - block) :task (achieve)
+    :precondition (goal-on ?x ?y)
+    :ordered-subtasks (and (forget ?x ?y) (put ?x ?y) (achieve)))
+  (:method lift :parameters (?x ?y - block) :task (achieve)
+    :precondition (on ?x ?y)
+    :ordered-subtasks (and (unstack ?x ?y) (achieve)))
+  (:method stop :parameters () :task (achieve) :ordered-subtasks (and))
+  (:method stack :parameters (?x ?y - block) :task (put ?x ?y)
+    :ordered-subtasks (and (stack ?x ?y)))
+  (:action forget :parameters (?x ?y - block) :effect (not (goal-on ?x ?y)))
+  (:action stack :parameters (?x ?y - block) :precondition (free ?x) :effect (and (on ?x ?y) (not (free ?x))))
+  (:action unstack :parameters (?x ?y - block) :precondition (on ?x ?y) :effect (and (free ?x) (not (on ?x ?y)))))`,
+		`(define (problem p) (:domain d)
+  (:objects a b - block)
+  (:htn :ordered-subtasks (and (achieve)))
+  (:init (free a) (goal-on a b))
+  (:goal (on a b)))`)
+	g, err := ground.NewGrow(context.Background(), p, ground.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := g.Watch(g.Task.Goal, len(g.Task.Goal))
+	root := g.Task.Initial[0]
+	mask := make([]uint64, 1)
+	w.Mark(root, mask)
+	if mask[0] != 1 || !w.Conditional(0) {
+		t.Fatalf("mask %b, conditional %v: want the goal, by a way that needs a one-way fact", mask[0], w.Conditional(0))
+	}
+	state := sets.NewBits(len(g.Task.Facts))
+	for _, f := range g.Task.Init {
+		state.Add(int(f))
+	}
+	if !w.MayNow(root, 0, state) {
+		t.Error("with goal-on a b, the goal is out of reach")
+	}
+	for f := range g.Task.Facts {
+		if strings.HasPrefix(g.Task.FactName(ground.FactID(f)), "(goal-on") {
+			state[f>>6] &^= 1 << (f & 63)
+		}
+	}
+	if w.MayNow(root, 0, state) {
+		t.Error("without goal-on a b, the goal is in reach")
+	}
+	if _, _, err := solveGrow(t, context.Background(), p, ground.Options{}, htn.Options{}); err != nil {
+		t.Fatal(err)
 	}
 }
