@@ -544,10 +544,16 @@ func (g *Grow) Watch(fs []FactID, delFrom int) *Watch {
 }
 
 // Mark sets bit i of mask (64 to a word) for each fact fs[i] some
-// decomposition of task id may add (i < delFrom) or delete.
-func (w *Watch) Mark(id TaskID, mask []uint64) {
+// decomposition of task id may add (i < delFrom) or delete, and of umask
+// (nil: none) for those it may by a way that needs no one-way fact.
+func (w *Watch) Mark(id TaskID, mask, umask []uint64) {
 	g := w.g
-	set := func(i int32) { mask[i>>6] |= 1 << (i & 63) }
+	set := func(i int32) {
+		mask[i>>6] |= 1 << (i & 63)
+		if umask != nil {
+			umask[i>>6] |= 1 << (i & 63)
+		}
+	}
 	w.visit(id, func(add, del []FactID) {
 		for _, f := range add {
 			for _, i := range w.byFact[f] {
@@ -567,12 +573,21 @@ func (w *Watch) Mark(id TaskID, mask []uint64) {
 		for _, p := range g.effects.of(ref) {
 			for _, i := range w.byPred[p.pred] {
 				if (int(i) >= w.delFrom) == p.del && p.matches(arg, &g.lz.facts[w.fs[i]], nil) {
-					set(i)
+					if p.needs == nil {
+						set(i)
+					} else {
+						mask[i>>6] |= 1 << (i & 63)
+					}
 				}
 			}
 		}
 	})
 }
+
+// OneWay reports whether fact f is of a one-way predicate: deleted by
+// some action, added by none (MayNow looks only at those facts of a
+// state).
+func (g *Grow) OneWay(f FactID) bool { return g.lz.oneWay(g.lz.facts[f].Pred) }
 
 // Conditional reports whether some way to fact fs[i] needs a one-way
 // fact, so that MayNow may say no where Mark says yes.

@@ -95,6 +95,15 @@ type dfs struct {
 	// goalBy[i] counts the alive task nodes that may reach goal i
 	// (view.goalMask)
 	goalBy []int32
+	// goalByU[i], over a growing task, counts those that may reach it
+	// by a way that needs no one-way fact (view.goalMaskU)
+	goalByU []int32
+	// oneWayHash hashes the one-way facts of the state (view.oneWay),
+	// and reachMasks keeps the goals each task may reach by that hash
+	// (dfs.reachNow)
+	oneWayHash uint64
+	reachMasks map[reachNowKey][]uint64
+	lookedHash uint64 // oneWayHash at growGoalLost's last look
 	// goalScratch holds two goal masks for goalOrder
 	goalScratch []uint64
 	// lmHit[i] counts the steps of the path that made landmark i true
@@ -242,6 +251,9 @@ func (s *dfs) flip(f ground.FactID) {
 		s.zobrist[0] ^= h[0]
 		s.zobrist[1] ^= h[1]
 	}
+	if s.v.oneWay != nil && s.v.oneWay[f] {
+		s.oneWayHash ^= hashFact(f)[0]
+	}
 }
 
 func (s *dfs) toFront(n int32) { s.front.Add(n) }
@@ -315,6 +327,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	}
 	s.inNet = make([]int32, t.NumTasks())
 	s.goalBy = make([]int32, len(v.goals))
+	if v.goalMaskU != nil {
+		s.goalByU = make([]int32, len(v.goals))
+	}
 	s.goalScratch = make([]uint64, 2*v.goalW)
 	s.lmHit = make([]int32, v.lmTo-v.lmFrom)
 	s.checkIn = make([]int32, len(v.meths))
@@ -479,6 +494,13 @@ func (s *dfs) countGoals(id int32, d int32) {
 	for k, w := range s.v.reachable(id) {
 		for ; w != 0; w &= w - 1 {
 			s.goalBy[k<<6+bits.TrailingZeros64(w)] += d
+		}
+	}
+	if s.goalByU != nil {
+		for k, w := range s.v.goalMaskU[int(id)*s.v.goalW : int(id+1)*s.v.goalW] {
+			for ; w != 0; w &= w - 1 {
+				s.goalByU[k<<6+bits.TrailingZeros64(w)] += d
+			}
 		}
 	}
 }

@@ -112,7 +112,7 @@ func TestGrowWatchClosed(t *testing.T) {
 			w := g.Watch(goals, len(task.Goal))
 			mask := func(id ground.TaskID) []uint64 {
 				m := make([]uint64, (len(goals)+63)/64)
-				w.Mark(id, m)
+				w.Mark(id, m, nil)
 				return m
 			}
 			for a := 0; a < g.NumActions(); a++ {
@@ -234,7 +234,7 @@ func TestGrowWatchOneWay(t *testing.T) {
 	w := g.Watch(g.Task.Goal, len(g.Task.Goal))
 	root := g.Task.Initial[0]
 	mask := make([]uint64, 1)
-	w.Mark(root, mask)
+	w.Mark(root, mask, nil)
 	if mask[0] != 1 || !w.Conditional(0) {
 		t.Fatalf("mask %b, conditional %v: want the goal, by a way that needs a one-way fact", mask[0], w.Conditional(0))
 	}

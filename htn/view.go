@@ -79,8 +79,14 @@ type view struct {
 	goalW        int
 	goalMask     []uint64
 	// watch tells which goals a growing task's tasks may reach (nil
-	// for a task that does not grow, or without goals)
-	watch *ground.Watch
+	// for a task that does not grow, or without goals), and goalMaskU
+	// (laid out as goalMask) those they may reach by a way that needs
+	// no one-way fact
+	watch     *ground.Watch
+	goalMaskU []uint64
+	// oneWay[f], over a growing task with goals a task may reach only
+	// by ways that need one-way facts, tells fact f is one (nil else)
+	oneWay []bool
 	// goalTells[c] (per compound task, TaskID-nA): the subtasks of c's
 	// methods do not all reach the same goals, so the goal order can
 	// tell them apart (see dfs.goalOrder)
