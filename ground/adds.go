@@ -421,6 +421,9 @@ func (lz *Lazy) needsHold(p *effectPattern, arg func(i int) int32, loc []int32, 
 // predicate: in IPC Depots, a truck's drive adds at, which no pallet can
 // ever be). Answers for facts made are kept.
 func (lz *Lazy) addable(pred int, args []int32) bool {
+	if lz.addAny(pred) {
+		return true
+	}
 	f := lz.find(pred, args)
 	if f >= 0 && int(f) < len(lz.addOK) && lz.addOK[f] != 0 {
 		return lz.addOK[f] > 0
@@ -446,8 +449,44 @@ func (lz *Lazy) addable(pred int, args []int32) bool {
 	return ok
 }
 
+// addAny reports whether some action may add predicate p for any
+// objects of its parameters' types: an add effect whose arguments are
+// distinct variables, each of a type the parameter's type is below (then
+// addable need not look at a fact's objects).
+func (lz *Lazy) addAny(p int) bool {
+	if lz.addAnyOf == nil {
+		lz.addAnyOf = make([]int8, len(lz.d.Predicates))
+	}
+	if lz.addAnyOf[p] != 0 {
+		return lz.addAnyOf[p] > 0
+	}
+	params := lz.d.Predicates[p].Params
+	covers := func(s *lazySchema, e effect) bool {
+		if e.del || e.pred != p {
+			return false
+		}
+		for i, t := range e.args {
+			if !t.IsVar() || slices.Contains(e.args[:i], t) || !lz.d.IsSubtype(params[i].Type, s.vars[t.Var()].Type) {
+				return false
+			}
+		}
+		return true
+	}
+	lz.addAnyOf[p] = -1
+	for _, s := range lz.actions {
+		if s != nil && slices.ContainsFunc(s.effects, func(e effect) bool { return covers(s, e) }) {
+			lz.addAnyOf[p] = 1
+			break
+		}
+	}
+	return lz.addAnyOf[p] > 0
+}
+
 // addableFact is addable for a fact made.
 func (lz *Lazy) addableFact(f FactID) bool {
+	if lz.addAny(lz.facts[f].Pred) {
+		return true
+	}
 	if int(f) < len(lz.addOK) && lz.addOK[f] != 0 {
 		return lz.addOK[f] > 0
 	}
@@ -498,7 +537,7 @@ func (lz *Lazy) fluentsMayHold(sc *lazySchema, b []int32) bool {
 	}
 	var tup [8]int32
 	for _, l := range sc.pos {
-		if lz.static[l.pred] {
+		if lz.static[l.pred] || lz.addAny(l.pred) {
 			continue
 		}
 		args := tup[:0]

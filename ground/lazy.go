@@ -67,8 +67,9 @@ type Lazy struct {
 	// addOK[f]: 1 when some action may add fact f, -1 when none can, 0
 	// not asked yet (addable); initOn: the fluent facts of the initial
 	// state (fluentsMayHold)
-	addOK  []int8
-	initOn map[FactID]bool
+	addOK    []int8
+	initOn   map[FactID]bool
+	addAnyOf []int8 // by predicate: 1 when addAny, -1 when not, 0 not asked yet
 
 	// groundPre: method instances carry their ground preconditions
 	// (LazyMethod.Pre), and instances that differ only there are kept
