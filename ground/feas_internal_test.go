@@ -2,6 +2,9 @@ package ground
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/htnsat/htnsat/hddl"
@@ -89,5 +92,47 @@ func TestFeasibleTypedAdds(t *testing.T) {
 	}
 	if !lz.mayApply(near, lz.Init()) {
 		t.Error("a pallet cleared where it stands: infeasible")
+	}
+}
+
+// A method whose variables only free bindings bind (no atom joins them)
+// stops at a context ended: before, the loop over the bindings looked at
+// the context only through joins, and IPC Freecell's --timeout 3s ended
+// at 3.7 s.
+func TestFreeBindingsStop(t *testing.T) {
+	var objs strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&objs, " o%d", i)
+	}
+	d, err := hddl.ParseDomain("d.hddl", []byte(`(define (domain d)
+  (:requirements :typing :hierarchy :negative-preconditions)
+  (:types thing)
+  (:predicates (bad ?x ?y ?z - thing))
+  (:task t :parameters ())
+  (:method m :parameters (?x ?y ?z - thing) :task (t)
+    :precondition (not (bad ?x ?y ?z)) :ordered-subtasks (and (a ?x ?y ?z)))
+  (:action a :parameters (?x ?y ?z - thing) :effect (bad ?x ?y ?z)))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hddl.ParseProblem("p.hddl", []byte(`(define (problem p) (:domain d)
+  (:objects`+objs.String()+` - thing)
+  (:htn :ordered-subtasks (and (t))))`), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	lz, err := NewLazy(ctx, p, Options{MaxGround: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	root := lz.Bind(lz.Initial()[0], nil)
+	_, _, err = lz.Methods(root, lz.Init(), false, 0, 0)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if lz.looks > 10_000 {
+		t.Errorf("%d bindings looked at after the context ended", lz.looks)
 	}
 }

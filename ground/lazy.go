@@ -85,6 +85,7 @@ type Lazy struct {
 	netOf     map[int][]OpenTask
 
 	ticks uint64 // join steps, for looking at ctx now and then
+	looks uint64 // steps that are no join (feasibility look-ups, free bindings), for the same
 	// stopped is set once a join step found ctx ended: every join stops
 	// at once from then on (a feasibility question nests joins in
 	// joins, each of which would otherwise look at ctx only every 4096
@@ -680,7 +681,13 @@ func (bd *binder) free(v int) bool {
 		}
 		return bd.yield(bd.b)
 	}
-	for _, o := range bd.lz.objectsOf(bd.s.vars[v].Type) {
+	lz := bd.lz
+	for _, o := range lz.objectsOf(bd.s.vars[v].Type) {
+		if lz.looks++; lz.looks&4095 == 0 && lz.ctx.Err() != nil || lz.stopped {
+			lz.stopped = true
+			bd.b[v] = -1
+			return false
+		}
 		bd.b[v] = int32(o)
 		if bd.filters() && !bd.free(v+1) {
 			bd.b[v] = -1
@@ -1160,6 +1167,10 @@ func (lz *Lazy) feasible(ref hddl.TaskRef, args []int32, depth int) bool {
 			lz.feasGaveUp = true
 			return true
 		}
+	}
+	// look-ups alone can run for long between joins' looks at ctx
+	if lz.looks++; lz.looks&4095 == 0 && lz.ctx.Err() != nil {
+		lz.stopped = true
 	}
 	key := string(lz.keyOf(taskHead(ref), args))
 	if v, ok := lz.feas[key]; ok {
