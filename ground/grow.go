@@ -44,7 +44,7 @@ type Grow struct {
 	synth    []openRest
 	synthKey map[string]TaskID
 	made     map[string]MethodID
-	effects  *liftedEffects // made when first asked (MayChange)
+	effects  *liftedEffects // made when first asked (Watch)
 	// Relaid counts the moves of compound tasks' IDs.
 	Relaid int
 }
@@ -165,11 +165,7 @@ func (g *Grow) Serve(id TaskID, state []uint64, reverse bool, skip, limit int) (
 	relaid = g.room(need)
 	id = g.id[lid]
 	for _, m := range insts {
-		var restKey []int32
-		if m.Rest != nil {
-			restKey = append([]int32{-2, int32(m.Rest.From)}, m.Rest.Sub...)
-		}
-		k := string(g.lz.keyOf(uint32(m.Method), []int32{lid}, m.Subtasks, []int32{-1}, factIDs(m.Pre), []int32{-1}, factIDs(m.NegPre), restKey))
+		k := string(g.lz.keyOf(uint32(m.Method), []int32{lid}, m.Subtasks, []int32{-1}, factIDs(m.Pre), []int32{-1}, factIDs(m.NegPre), m.Rest.key()))
 		mid, ok := g.made[k]
 		if !ok {
 			gm := Method{Schema: m.Method, Task: id, Pre: m.Pre, NegPre: m.NegPre, Total: true, Subtasks: make([]TaskID, len(m.Subtasks))}

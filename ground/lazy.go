@@ -132,6 +132,15 @@ type NetRest struct {
 	Sub          []int32
 }
 
+// key is what tells rests apart in the keys of method instances (nil
+// for none).
+func (r *NetRest) key() []int32 {
+	if r == nil {
+		return nil
+	}
+	return append([]int32{-2, int32(r.From)}, r.Sub...)
+}
+
 type argKey struct {
 	pred, pos, obj int32
 }
@@ -930,10 +939,7 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 				if lz.groundPre {
 					pre, neg = lz.groundLits(sc, b)
 				}
-				var restKey []int32
-				if rest != nil {
-					restKey = append([]int32{-2, int32(rest.From)}, rest.Sub...)
-				}
+				restKey := rest.key()
 				k := lz.keyOf(uint32(mi), subs, full, restKey)
 				if lz.groundPre {
 					k = lz.keyOf(uint32(mi), subs, full, []int32{-1}, factIDs(pre), []int32{-1}, factIDs(neg), restKey)

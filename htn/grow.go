@@ -237,7 +237,7 @@ func (s *dfs) growGoalLost() bool {
 		}
 	}
 	for i, g := range s.v.goals {
-		if s.has(g) == (i < s.v.goalsPos) || s.goalByU[i] > 0 || !w.Conditional(i) || s.lmMet(i) {
+		if s.has(g) == (i < s.v.goalsPos) || s.goalByU[i] > 0 || !w.Conditional(i) {
 			continue
 		}
 		if reach[i>>6]&(1<<(i&63)) == 0 {
