@@ -419,8 +419,14 @@ func (lz *Lazy) needsHold(p *effectPattern, arg func(i int) int32, loc []int32, 
 // add effect of its predicate whose constants are its own and whose
 // variables' types admit its objects (a finer look than Lazy.added, per
 // predicate: in IPC Depots, a truck's drive adds at, which no pallet can
-// ever be). Answers for facts made are kept.
+// ever be), and, where reachability was run (reach), a fact it reaches.
+// Answers for facts made are kept.
 func (lz *Lazy) addable(pred int, args []int32) bool {
+	if lz.reach != nil {
+		if _, ok := lz.reach[pred].find(args); !ok {
+			return false
+		}
+	}
 	if lz.addAny(pred) {
 		return true
 	}
@@ -484,7 +490,7 @@ func (lz *Lazy) addAny(p int) bool {
 
 // addableFact is addable for a fact made.
 func (lz *Lazy) addableFact(f FactID) bool {
-	if lz.addAny(lz.facts[f].Pred) {
+	if lz.reach == nil && lz.addAny(lz.facts[f].Pred) {
 		return true
 	}
 	if int(f) < len(lz.addOK) && lz.addOK[f] != 0 {
@@ -537,7 +543,7 @@ func (lz *Lazy) fluentsMayHold(sc *lazySchema, b []int32) bool {
 	}
 	var tup [8]int32
 	for _, l := range sc.pos {
-		if lz.static[l.pred] || lz.addAny(l.pred) {
+		if lz.static[l.pred] || lz.reach == nil && lz.addAny(l.pred) {
 			continue
 		}
 		args := tup[:0]

@@ -181,6 +181,18 @@ func Ground(ctx context.Context, p *hddl.Problem, opt Options) (*Task, *Stats, e
 	if opt.MaxSteps <= 0 {
 		opt.MaxSteps = 100 * int64(opt.MaxGround)
 	}
+	g := newGrounder(ctx, p, opt)
+	s := scratchPool.Get().(*scratch)
+	g.facts, g.gActs, g.gTasks, g.gMethods = s.facts, s.gActs, s.gTasks, s.gMethods
+	t, err := g.run()
+	g.stats.JoinSteps = g.j.steps
+	s.keep(g)
+	scratchPool.Put(s)
+	return t, g.stats, err
+}
+
+// newGrounder prepares a grounding of p under opt (budgets set).
+func newGrounder(ctx context.Context, p *hddl.Problem, opt Options) *grounder {
 	g := &grounder{
 		ctx:   ctx,
 		p:     p,
@@ -191,13 +203,7 @@ func Ground(ctx context.Context, p *hddl.Problem, opt Options) (*Task, *Stats, e
 		types: newTypes(p),
 	}
 	g.j = &joiner{ctx: ctx, objOf: g.objectsOf, isOfType: g.isOfType, canBeFalse: g.canBeFalse, maxSteps: opt.MaxSteps}
-	s := scratchPool.Get().(*scratch)
-	g.facts, g.gActs, g.gTasks, g.gMethods = s.facts, s.gActs, s.gTasks, s.gMethods
-	t, err := g.run()
-	g.stats.JoinSteps = g.j.steps
-	s.keep(g)
-	scratchPool.Put(s)
-	return t, g.stats, err
+	return g
 }
 
 // scratch holds the grounder's lists of reachable facts, actions, tasks

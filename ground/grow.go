@@ -44,7 +44,8 @@ type Grow struct {
 	synth    []openRest
 	synthKey map[string]TaskID
 	made     map[string]MethodID
-	effects  *liftedEffects // made when first asked (Watch)
+	effects  *liftedEffects // made when first asked (Watch, Distance)
+	targets  *liftedTargets // made when first asked (Targets)
 	// Relaid counts the moves of compound tasks' IDs.
 	Relaid int
 }
@@ -550,7 +551,7 @@ func (w *Watch) Mark(id TaskID, mask, umask []uint64) {
 			umask[i>>6] |= 1 << (i & 63)
 		}
 	}
-	w.visit(id, func(add, del []FactID) {
+	w.g.visit(id, func(add, del []FactID) {
 		for _, f := range add {
 			for _, i := range w.byFact[f] {
 				if int(i) < w.delFrom {
@@ -599,7 +600,7 @@ func (w *Watch) MayNow(id TaskID, i int, state []uint64) bool {
 	s := &State{bits: state}
 	may := false
 	var loc [maxLocals]int32
-	w.visit(id, func(add, dels []FactID) {
+	w.g.visit(id, func(add, dels []FactID) {
 		if del {
 			may = may || slices.Contains(dels, f)
 		} else {
@@ -622,8 +623,7 @@ func (w *Watch) MayNow(id TaskID, i int, state []uint64) bool {
 // visit tells facts the ground effects of task id when it is an action
 // (or stands for one), or else pats each lifted task below it with its
 // arguments (-1: open).
-func (w *Watch) visit(id TaskID, facts func(add, del []FactID), pats func(ref hddl.TaskRef, arg func(i int) int32)) {
-	g := w.g
+func (g *Grow) visit(id TaskID, facts func(add, del []FactID), pats func(ref hddl.TaskRef, arg func(i int) int32)) {
 	t := g.Task
 	if int(id) < len(t.Actions) {
 		facts(t.Actions[id].Add, t.Actions[id].Del)

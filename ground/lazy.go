@@ -70,6 +70,10 @@ type Lazy struct {
 	addOK    []int8
 	initOn   map[FactID]bool
 	addAnyOf []int8 // by predicate: 1 when addAny, -1 when not, 0 not asked yet
+	// reach, by predicate, holds the static facts and the fluent ones
+	// the delete-relaxed reachability finds (nil: not known; see
+	// reachFacts)
+	reach []*relation
 
 	// groundPre: method instances carry their ground preconditions
 	// (LazyMethod.Pre), and instances that differ only there are kept
@@ -316,6 +320,11 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 			lz.init = append(lz.init, f)
 		}
 	}
+	rels, err := reachFacts(ctx, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	lz.reach = rels
 	return lz, nil
 }
 

@@ -153,6 +153,9 @@ type dfs struct {
 	// the task whose targets order it, and the distances per such task
 	tOrders map[int64][]int32
 	tDist   map[int][]distFact
+	// gDist keeps, over a growing task, the distance of a method to
+	// the targets of a task (nearestFirst)
+	gDist map[growDistKey]int32
 	// ahead lets the search decompose a compound task before its
 	// predecessors are done (decomposeAhead) when it is more constrained
 	// than those it could decompose now

@@ -1,6 +1,7 @@
 package htn
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math/bits"
@@ -150,14 +151,24 @@ const growBatch = 8
 // tryServed is tryMethods over a growing task: the methods are asked of
 // the grounding in the current state, a batch at a time (the network is
 // totally ordered and node best is in the front: its turn), in the
-// domain's order or, in every other run, the reverse (dfs.reverse).
+// domain's order or, in every other run, the reverse (dfs.reverse); for a
+// task whose methods targets order (growTargetOf), all at once, nearest
+// the targets first. (Sorting each batch on its own instead took IPC
+// Logistics-Learned 40-0 from 4,849 nodes to 803,730.)
 func (s *dfs) tryServed(best int32) (bool, error) {
 	now, alone := s.eager(best)
+	t := s.growTargetOf(best)
 	skip, limit := 0, growBatch
+	if t != nil {
+		limit = 0
+	}
 	for {
 		ms, more, err := s.serve(best, skip, limit)
 		if err != nil {
 			return false, err
+		}
+		if t != nil {
+			s.nearestFirst(t, ms)
 		}
 		for _, m := range ms {
 			if ok, err := s.tryMethod(best, int32(m), now, alone, -1); ok || err != nil {
@@ -172,6 +183,50 @@ func (s *dfs) tryServed(best int32) (bool, error) {
 	}
 	s.failedAll(best)
 	return false, nil
+}
+
+// growTargetOf returns, over a growing task, the targets that order the
+// methods of network node n (see target.go): its task's own, or else
+// those of a compound task right after it; nil if none.
+func (s *dfs) growTargetOf(n int32) *ground.Targets {
+	if s.opt.NoValueOrder {
+		return nil
+	}
+	g := s.v.grow
+	if t := g.Targets(ground.TaskID(s.nodes[n].id)); t != nil {
+		return t
+	}
+	for _, y := range s.nodes[n].succ {
+		if nd := &s.nodes[y]; nd.kind == nodeTask && int(nd.id) >= s.v.nA {
+			if t := g.Targets(ground.TaskID(nd.id)); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+type growDistKey struct {
+	t *ground.Targets
+	m ground.MethodID
+}
+
+// nearestFirst sorts methods ms nearest the targets t first (stable),
+// their distances kept.
+func (s *dfs) nearestFirst(t *ground.Targets, ms []ground.MethodID) {
+	if s.gDist == nil {
+		s.gDist = map[growDistKey]int32{}
+	}
+	dist := func(m ground.MethodID) int32 {
+		k := growDistKey{t, m}
+		d, ok := s.gDist[k]
+		if !ok {
+			d = s.v.grow.Distance(t, m)
+			s.gDist[k] = d
+		}
+		return d
+	}
+	slices.SortStableFunc(ms, func(a, b ground.MethodID) int { return cmp.Compare(dist(a), dist(b)) })
 }
 
 // serve asks the growing task for a batch of the methods of compound node

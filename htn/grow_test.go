@@ -257,3 +257,27 @@ func TestGrowWatchOneWay(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The search over a growing task orders the methods of a recursive task
+// by how near its targets they take the state (ground.Grow.Targets), as
+// the ground search does (TestTargets): in testdata/target the parcel
+// goes the short way round the ring, three carries; in the domain's
+// order, the long way, seven.
+func TestSolveGrowTargets(t *testing.T) {
+	_, p, err := hddl.Load("../testdata/target/domain.hddl", "../testdata/target/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		opt  htn.Options
+		want int
+	}{{htn.Options{}, 3}, {htn.Options{NoValueOrder: true}, 7}} {
+		pl, _, err := solveGrow(t, context.Background(), p, ground.Options{}, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pl.Actions) != c.want {
+			t.Errorf("%+v: %d actions, want %d", c.opt, len(pl.Actions), c.want)
+		}
+	}
+}
