@@ -294,6 +294,7 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		lz.methods = append(lz.methods, ss)
 		lz.methodsOf[m.Task] = append(lz.methodsOf[m.Task], mi)
 	}
+	lz.inheritThrough()
 	if p.Goal != nil {
 		norm.scopeVars = p.GoalVars
 		dnf, err := norm.dnf(p.Goal, false, nil)
