@@ -48,6 +48,22 @@ func TestFeasibilityAdaptive(t *testing.T) {
 		if lz.feasAsked == feasTrial {
 			t.Errorf("adaptive %v: a useful question was not asked", adaptive)
 		}
+		// a few questions given up at their work bound, none answered
+		// no: not asked again, however few were asked
+		lz.feasAsked, lz.feasNo, lz.feasGaveUps = feasGiveUps, 0, feasGiveUps
+		lz.ticks, lz.feasTicks = 1000, 0
+		delete(lz.possible, compound)
+		lz.mayApply(compound, lz.Init())
+		if asked := lz.feasAsked > feasGiveUps; asked == adaptive {
+			t.Errorf("adaptive %v, %d questions given up: asked %v", adaptive, feasGiveUps, asked)
+		}
+		// as many answered no: asked
+		lz.feasAsked, lz.feasNo = feasGiveUps, feasGiveUps
+		delete(lz.possible, compound)
+		lz.mayApply(compound, lz.Init())
+		if lz.feasAsked == feasGiveUps {
+			t.Errorf("adaptive %v: a question was not asked though as many said no as gave up", adaptive)
+		}
 	}
 }
 

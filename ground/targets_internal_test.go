@@ -87,6 +87,32 @@ func TestReachFacts(t *testing.T) {
 	}
 }
 
+// TestReachJoin: without a state, the binder joins fluent atoms over the
+// facts reachability reaches: the truck of city a drives only between the
+// places of city a it can be at (2 × 2 bindings of from and to), where
+// the static facts alone allow both cities' (8).
+func TestReachJoin(t *testing.T) {
+	p := citiesProblem(t)
+	lz, err := NewLazy(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drive := lz.actions[p.Domain.ActionIndex("drive")]
+	count := func() int {
+		n := 0
+		b := []int32{int32(p.ObjectIndex("ta")), -1, -1, -1}
+		lz.staticBinding(drive, b, func([]int32) bool { n++; return false })
+		return n
+	}
+	if n := count(); n != 4 {
+		t.Errorf("%d bindings of the drive of ta over the reachable facts, want 4", n)
+	}
+	lz.reach = nil
+	if n := count(); n != 8 {
+		t.Errorf("%d bindings of the drive of ta over the static facts, want 8", n)
+	}
+}
+
 // TestGrowTargets: (deliver x a2) ends once (at x a2) holds; the parcel
 // comes there from the truck of its city, one transition away, and into
 // it from a1, two; the truck of city b never comes near.

@@ -79,12 +79,7 @@ func (v *view) growGoals() {
 		init.Add(int(f))
 	}
 	pos := unmetFirst(t.Goal, func(f ground.FactID) bool { return !init.Has(int(f)) })
-	v.goals = append(pos, unmetFirst(t.GoalNeg, func(f ground.FactID) bool { return init.Has(int(f)) })...)
-	v.goalsPos = len(pos)
-	if len(v.goals) > maxGoals {
-		v.goals = v.goals[:maxGoals]
-		v.goalsPos = min(v.goalsPos, maxGoals)
-	}
+	v.watchGoals(pos, func(f ground.FactID) bool { return init.Has(int(f)) })
 	if len(v.goals) == 0 {
 		return
 	}

@@ -271,6 +271,19 @@ func (v *view) settle() {
 	}
 }
 
+// watchGoals sets the goals the search watches (see view.goals): the
+// positive ones pos as ordered by the caller, then the negative ones,
+// those true initially first, at most maxGoals.
+func (v *view) watchGoals(pos []ground.FactID, initially func(ground.FactID) bool) {
+	v.goals = append(pos, unmetFirst(v.t.GoalNeg, initially)...)
+	v.goalsPos = len(pos)
+	if len(v.goals) > maxGoals {
+		v.goals = v.goals[:maxGoals]
+		v.goalsPos = min(v.goalsPos, maxGoals)
+		v.lmFrom, v.lmTo = min(v.lmFrom, maxGoals), min(v.lmTo, maxGoals)
+	}
+}
+
 // goalMasks fills goals and goalMask.
 func (v *view) goalMasks() {
 	t := v.t
@@ -287,13 +300,7 @@ func (v *view) goalMasks() {
 	lms := v.landmarks(pos[:unmet], init)
 	v.lmFrom, v.lmTo = unmet, unmet+len(lms)
 	pos = slices.Concat(pos[:unmet], lms, pos[unmet:])
-	v.goals = append(pos, unmetFirst(t.GoalNeg, func(f ground.FactID) bool { return init[f] })...)
-	v.goalsPos = len(pos)
-	if len(v.goals) > maxGoals {
-		v.goals = v.goals[:maxGoals]
-		v.goalsPos = min(v.goalsPos, maxGoals)
-		v.lmFrom, v.lmTo = min(v.lmFrom, maxGoals), min(v.lmTo, maxGoals)
-	}
+	v.watchGoals(pos, func(f ground.FactID) bool { return init[f] })
 	if v.lmTo > v.lmFrom {
 		v.lmOf = make([]int32, v.nFacts)
 		for f := range v.lmOf {
