@@ -64,6 +64,9 @@ func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
 		return nil, err
 	}
 	lz.groundPre, lz.feasAdaptive, lz.deferFree = true, true, true
+	if lz.reach, err = reachFacts(ctx, p, opt); err != nil {
+		return nil, err
+	}
 	g := &Grow{lz: lz, made: map[string]MethodID{}, synthKey: map[string]TaskID{}, Task: &Task{Problem: p, InitialTotal: true}}
 	room := opt.GrowRoom
 	if room <= 0 {

@@ -75,7 +75,7 @@ type Lazy struct {
 	addAnyOf []int8 // by predicate: 1 when addAny, -1 when not, 0 not asked yet
 	// reach, by predicate, holds the static facts and the fluent ones
 	// the delete-relaxed reachability finds (nil: not known; see
-	// reachFacts)
+	// reachFacts: Grow runs it)
 	reach []*relation
 
 	// groundPre: method instances carry their ground preconditions
@@ -324,11 +324,6 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 			lz.init = append(lz.init, f)
 		}
 	}
-	rels, err := reachFacts(ctx, p, opt)
-	if err != nil {
-		return nil, err
-	}
-	lz.reach = rels
 	return lz, nil
 }
 
@@ -651,7 +646,7 @@ func (bd *binder) run() bool {
 		for i, a := range l.args {
 			if v := lz.term(a, b); v >= 0 {
 				for _, j := range rel.lookup(i, v) {
-					if !bd.extend(l, rel.tuple(j)) {
+					if !extend(bd, l, rel.tuple(j)) {
 						return false
 					}
 				}
@@ -659,7 +654,7 @@ func (bd *binder) run() bool {
 			}
 		}
 		for j := range int32(rel.size()) {
-			if !bd.extend(l, rel.tuple(j)) {
+			if !extend(bd, l, rel.tuple(j)) {
 				return false
 			}
 		}
@@ -672,17 +667,48 @@ func (bd *binder) run() bool {
 			break
 		}
 	}
-	var args [8]int32
+	var bound [8]int
 	for _, f := range cands {
 		if !lz.holds(f, bd.state) {
 			continue
 		}
-		tup := args[:0]
-		for _, o := range lz.facts[f].Args {
-			tup = append(tup, int32(o))
+		// extend, inline: this loop is the hot path of grounding on
+		// demand
+		args := lz.facts[f].Args
+		nb := bound[:0]
+		ok := true
+		for i, a := range l.args {
+			o := int32(args[i])
+			if !a.IsVar() {
+				if int32(a.Obj()) != o {
+					ok = false
+					break
+				}
+				continue
+			}
+			v := a.Var()
+			if b[v] >= 0 {
+				if b[v] != o {
+					ok = false
+					break
+				}
+				continue
+			}
+			if !lz.isOfType(int(o), bd.s.vars[v].Type) {
+				ok = false
+				break
+			}
+			b[v] = o
+			nb = append(nb, v)
 		}
-		if !bd.extend(l, tup) {
+		if ok && bd.filters() && !bd.run() {
+			for _, v := range nb {
+				b[v] = -1
+			}
 			return false
+		}
+		for _, v := range nb {
+			b[v] = -1
 		}
 	}
 	return true
@@ -709,9 +735,10 @@ func (bd *binder) holds(pred int, tup []int32) bool {
 	return lz.holds(lz.find(pred, tup), bd.state)
 }
 
-// extend binds atom l's unbound variables to the objects of tuple tup,
-// if it fits, and goes on; it returns false when yield asked to stop.
-func (bd *binder) extend(l lit, tup []int32) bool {
+// extend binds atom l's unbound variables to the objects of a reachable
+// tuple tup, if it fits, and goes on (as run does over facts); it returns
+// false when yield asked to stop.
+func extend(bd *binder, l lit, tup []int32) bool {
 	lz, b := bd.lz, bd.b
 	var bound [8]int
 	nb := bound[:0]

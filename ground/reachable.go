@@ -10,8 +10,11 @@ import (
 // and, per predicate, whether an action may add a fact of it (addable),
 // but not which fluent facts the actions can ever make true: the full
 // grounder's delete-relaxed reachability. Where that pass fits in a
-// budget far below a full grounding's, it is run once beforehand
-// (Lazy.reachFacts): a fluent fact it never reaches can never hold, and
+// budget far below a full grounding's, a growing task (Grow) runs it
+// once beforehand (reachFacts; not the lazy engine's own search, which
+// runs beside the grounder in the default engine and wins there by
+// starting at once: IPC Rover-GTOHP p30 took 2.9 s with the pass, 0.6 s
+// without): a fluent fact it never reaches can never hold, and
 // a method or action that needs one is infeasible (IPC
 // Logistics-Learned: a truck of another city can never be at a package's
 // place, which the lifted domain alone cannot tell: without, the search

@@ -62,10 +62,11 @@ func citiesProblem(t *testing.T) *hddl.Problem {
 func TestReachFacts(t *testing.T) {
 	p := citiesProblem(t)
 	d := p.Domain
-	lz, err := NewLazy(context.Background(), p, Options{})
+	g, err := NewGrow(context.Background(), p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	lz := g.lz
 	if lz.reach == nil {
 		t.Fatal("no reachability pass on a small problem")
 	}
@@ -93,10 +94,11 @@ func TestReachFacts(t *testing.T) {
 // the static facts alone allow both cities' (8).
 func TestReachJoin(t *testing.T) {
 	p := citiesProblem(t)
-	lz, err := NewLazy(context.Background(), p, Options{})
+	g, err := NewGrow(context.Background(), p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	lz := g.lz
 	drive := lz.actions[p.Domain.ActionIndex("drive")]
 	count := func() int {
 		n := 0
