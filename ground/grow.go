@@ -44,8 +44,17 @@ type Grow struct {
 	synth    []openRest
 	synthKey map[string]TaskID
 	made     map[string]MethodID
-	effects  *liftedEffects // made when first asked (Watch, Distance)
-	targets  *liftedTargets // made when first asked (Targets)
+	// open keeps serveOpen's last answer, the method instances of
+	// synthetic task c in a state, all of them: a search asks for them
+	// a batch at a time in the same state, and each batch enumerated
+	// them all (IPC Woodworking 17: 79% of the search's time)
+	open struct {
+		c     int
+		state []uint64
+		ms    []MethodID
+	}
+	effects *liftedEffects // made when first asked (Watch, Distance)
+	targets *liftedTargets // made when first asked (Targets)
 	// Relaid counts the moves of compound tasks' IDs.
 	Relaid int
 }
@@ -370,6 +379,10 @@ func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []M
 	if rest.k < 0 {
 		return g.serveExists(c, rest.act, s, reverse, skip, limit)
 	}
+	if c == g.open.c && g.open.ms != nil && slices.Equal(s.bits, g.open.state) {
+		ms, more = batch(slices.Clone(g.open.ms), reverse, skip, limit)
+		return ms, more, false, nil
+	}
 	ot := lz.netTasks(rest.meth)[rest.k]
 	var bindings [][]int32
 	if ot.Ref.Primitive {
@@ -422,6 +435,7 @@ func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []M
 		}
 	}
 	g.syncFacts()
+	g.open.c, g.open.state, g.open.ms = c, append(g.open.state[:0], s.bits...), slices.Clone(ms)
 	ms, more = batch(ms, reverse, skip, limit)
 	return ms, more, len(t.Actions) != start, nil
 }
@@ -499,6 +513,7 @@ func (g *Grow) serveExists(c int, act int32, s *State, reverse bool, skip, limit
 		ms = append(ms, mid)
 	}
 	g.syncFacts()
+	g.open.c, g.open.state, g.open.ms = c, append(g.open.state[:0], s.bits...), slices.Clone(ms)
 	ms, more = batch(ms, reverse, skip, limit)
 	return ms, more, len(t.Actions) != start, nil
 }
