@@ -44,8 +44,8 @@ type Grow struct {
 	synth    []openRest
 	synthKey map[string]TaskID
 	made     map[string]MethodID
-	// open keeps serveOpen's last answer, the method instances of
-	// synthetic task c in a state, all of them: a search asks for them
+	// open keeps serveOpen's last answer (serveExists' too), the method
+	// instances of synthetic task c in a state, all of them: a search asks for them
 	// a batch at a time in the same state, and each batch enumerated
 	// them all (IPC Woodworking 17: 79% of the search's time)
 	open struct {
@@ -376,12 +376,12 @@ func (g *Grow) network(meth, k int, sub []int32) ([]TaskID, error) {
 func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
 	lz := g.lz
 	rest := g.synth[-1-g.lzOf[c]]
-	if rest.k < 0 {
-		return g.serveExists(c, rest.act, s, reverse, skip, limit)
-	}
 	if c == g.open.c && g.open.ms != nil && slices.Equal(s.bits, g.open.state) {
 		ms, more = batch(slices.Clone(g.open.ms), reverse, skip, limit)
 		return ms, more, false, nil
+	}
+	if rest.k < 0 {
+		return g.serveExists(c, rest.act, s, reverse, skip, limit)
 	}
 	ot := lz.netTasks(rest.meth)[rest.k]
 	var bindings [][]int32

@@ -64,8 +64,10 @@ type liftedTargets struct {
 	ends [][]int
 	// into[p]: the lifted transitions into an atom of predicate p
 	into [][]transition
-	// of holds the targets of ground tasks met, by key (nil: none)
-	of map[string]*Targets
+	// of holds the targets of ground tasks met, by key (nil: none),
+	// and byCompound the answer for each compound task asked about
+	of         map[string]*Targets
+	byCompound []knownTargets
 }
 
 // transition: action act moves from its precondition atom from (which it
@@ -150,17 +152,33 @@ func (g *Grow) Targets(id TaskID) *Targets {
 	if g.targets == nil {
 		g.targets = newLiftedTargets(lz)
 	}
-	task, args := g.liftedTask(id)
-	if task < 0 || g.targets.ends[task] == nil {
-		return nil
+	// asked at every node of the search: kept by compound task (its
+	// index in Task.Compounds does not move when the IDs do)
+	lt := g.targets
+	c := int(id) - len(g.Task.Actions)
+	if c < len(lt.byCompound) && lt.byCompound[c].known {
+		return lt.byCompound[c].t
 	}
-	key := string(lz.keyOf(uint32(task), args))
-	if t, ok := g.targets.of[key]; ok {
-		return t
+	for len(lt.byCompound) <= c {
+		lt.byCompound = append(lt.byCompound, knownTargets{})
 	}
-	t := g.newTargets(task, args)
-	g.targets.of[key] = t
+	var t *Targets
+	if task, args := g.liftedTask(id); task >= 0 && lt.ends[task] != nil {
+		key := string(lz.keyOf(uint32(task), args))
+		var ok bool
+		if t, ok = lt.of[key]; !ok {
+			t = g.newTargets(task, args)
+			lt.of[key] = t
+		}
+	}
+	lt.byCompound[c] = knownTargets{t: t, known: true}
 	return t
+}
+
+// knownTargets is a compound task's answer of Grow.Targets, once known.
+type knownTargets struct {
+	t     *Targets
+	known bool
 }
 
 // liftedTask returns the lifted compound task of compound task id with
@@ -171,7 +189,7 @@ func (g *Grow) liftedTask(id TaskID) (int, []int32) {
 	lid := g.lzOf[int(id)-len(g.Task.Actions)]
 	if lid >= 0 {
 		t := &lz.tasks[lid]
-		return t.Ref.Index, int32s(t.Args)
+		return t.Ref.Index, intsToInt32s(t.Args)
 	}
 	r := &g.synth[-1-lid]
 	if r.k < 0 || r.meth < 0 {
@@ -185,14 +203,6 @@ func (g *Grow) liftedTask(id TaskID) (int, []int32) {
 		}
 	}
 	return m.Task, args
-}
-
-func int32s(xs []int) []int32 {
-	out := make([]int32, len(xs))
-	for i, x := range xs {
-		out[i] = int32(x)
-	}
-	return out
 }
 
 // keyOfFact is factKeyOf for a Fact.
