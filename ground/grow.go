@@ -50,6 +50,7 @@ type Grow struct {
 	// them all (IPC Woodworking 17: 79% of the search's time)
 	open struct {
 		c     int
+		any   bool // in any state (Serve's anyState)
 		state []uint64
 		ms    []MethodID
 	}
@@ -68,7 +69,7 @@ const growRoom = 1024
 // conjunction without variables (ErrNotSupported). The feasibility
 // questions of its grounding adapt to their cost (feasTrial).
 func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
-	lz, err := NewLazy(ctx, p, opt)
+	lz, err := newLazy(ctx, p, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +77,7 @@ func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
 	if lz.reach, err = reachFacts(ctx, p, opt); err != nil {
 		return nil, err
 	}
-	g := &Grow{lz: lz, made: map[string]MethodID{}, synthKey: map[string]TaskID{}, Task: &Task{Problem: p, InitialTotal: true}}
+	g := &Grow{lz: lz, made: map[string]MethodID{}, synthKey: map[string]TaskID{}, Task: &Task{Problem: p, InitialTotal: p.Initial.Total}}
 	room := opt.GrowRoom
 	if room <= 0 {
 		room = growRoom
@@ -89,17 +90,65 @@ func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
 	for i := range open {
 		open[i] = -1
 	}
-	initial, err := g.network(-1, 0, open)
+	var initial []TaskID
+	if p.Initial.Total {
+		initial, err = g.network(-1, 0, open)
+	} else {
+		initial, err = g.looseNetwork(open)
+	}
 	if err != nil {
 		return nil, err
 	}
 	g.Task.Initial = initial
-	for k := 1; k < len(initial); k++ {
-		g.Task.InitialOrder = append(g.Task.InitialOrder, Order{Before: int32(k - 1), After: int32(k)})
-	}
+	g.Task.InitialOrder = ordering(p.Initial, len(initial))
 	g.Task.Init = append([]FactID(nil), lz.init...)
 	g.syncFacts()
 	return g, nil
+}
+
+// Total reports whether every network of the problem is totally
+// ordered.
+func (g *Grow) Total() bool { return g.lz.total }
+
+// Single tells that compound task id has at most one method instance in
+// any state, as far as the lifted domain tells: its task has a single
+// method, all of whose variables the task's arguments bind (a synthetic
+// task may have more).
+func (g *Grow) Single(id TaskID) bool {
+	c := int(id) - len(g.Task.Actions)
+	lid := g.lzOf[c]
+	if lid < 0 {
+		return false
+	}
+	ms := g.lz.methodsOf[g.lz.tasks[lid].Ref.Index]
+	if len(ms) != 1 || len(g.lz.methods[ms[0]]) != 1 {
+		return false
+	}
+	m := &g.lz.d.Methods[ms[0]]
+	bound := make([]bool, len(m.Vars))
+	for _, a := range m.TaskArgs {
+		if a.IsVar() {
+			bound[a.Var()] = true
+		}
+	}
+	return !slices.Contains(bound, false)
+}
+
+// ordering is the order of a network's n ground tasks: a chain in a
+// totally ordered network (the tasks of a synthetic task's rest
+// included), the lifted network's pairs otherwise.
+func ordering(net hddl.Network, n int) []Order {
+	var out []Order
+	if net.Total {
+		for k := 1; k < n; k++ {
+			out = append(out, Order{Before: int32(k - 1), After: int32(k)})
+		}
+		return out
+	}
+	for _, o := range net.Ordering {
+		out = append(out, Order{Before: int32(o.Before), After: int32(o.After)})
+	}
+	return out
 }
 
 // goal grounds the problem's goal into Task.Goal and GoalNeg.
@@ -146,22 +195,28 @@ func (lz *Lazy) objectArgs(l lit) []int32 {
 func (g *Grow) NumActions() int { return g.nAct }
 
 // Serve returns the method instances of compound task id that apply in
-// a state (its fluent facts as a bit set over FactIDs, as sets.Bits), in
-// the domain's order of methods or the reverse: after the first skip of
+// a state (its fluent facts as a bit set over FactIDs, as sets.Bits), or
+// with anyState in any state the problem may reach (Lazy.Methods with no
+// state: a partially ordered network's task decomposed before its
+// subtasks' turn), in the domain's order of methods or the reverse: after the first skip of
 // them, at most limit (0: all), and whether there are more; the same
 // state gives the same order, so that a search can ask for a task's
 // instances a few at a time, as Lazy.Methods. The instances met first
 // are appended to the task's methods, with the tasks, actions and facts
 // they use. relaid reports that compound tasks' IDs moved (id among
 // them): IDs held from before, the methods returned excepted, are stale.
-func (g *Grow) Serve(id TaskID, state []uint64, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
+func (g *Grow) Serve(id TaskID, state []uint64, anyState, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
 	t := g.Task
 	c := int(id) - len(t.Actions)
 	lid := g.lzOf[c]
-	if lid < 0 {
-		return g.serveOpen(c, &State{bits: state}, reverse, skip, limit)
+	var st *State
+	if !anyState {
+		st = &State{bits: state}
 	}
-	insts, more, err := g.lz.Methods(lid, &State{bits: state}, reverse, skip, limit)
+	if lid < 0 {
+		return g.serveOpen(c, st, reverse, skip, limit)
+	}
+	insts, more, err := g.lz.Methods(lid, st, reverse, skip, limit)
 	if err != nil {
 		return nil, false, false, err
 	}
@@ -181,7 +236,8 @@ func (g *Grow) Serve(id TaskID, state []uint64, reverse bool, skip, limit int) (
 		k := string(g.lz.keyOf(uint32(m.Method), []int32{lid}, m.Subtasks, []int32{-1}, factIDs(m.Pre), []int32{-1}, factIDs(m.NegPre), m.Rest.key()))
 		mid, ok := g.made[k]
 		if !ok {
-			gm := Method{Schema: m.Method, Task: id, Pre: m.Pre, NegPre: m.NegPre, Total: true, Subtasks: make([]TaskID, len(m.Subtasks))}
+			net := g.lz.d.Methods[m.Method].Network
+			gm := Method{Schema: m.Method, Task: id, Pre: m.Pre, NegPre: m.NegPre, Total: net.Total, Subtasks: make([]TaskID, len(m.Subtasks))}
 			for i, st := range m.Subtasks {
 				if gm.Subtasks[i], err = g.taskID(st); err != nil {
 					return nil, false, relaid, err
@@ -194,9 +250,7 @@ func (g *Grow) Serve(id TaskID, state []uint64, reverse bool, skip, limit int) (
 				}
 				gm.Subtasks = append(gm.Subtasks, rest...)
 			}
-			for i := 1; i < len(gm.Subtasks); i++ {
-				gm.Ordering = append(gm.Ordering, Order{Before: int32(i - 1), After: int32(i)})
-			}
+			gm.Ordering = ordering(net, len(gm.Subtasks))
 			mid = MethodID(len(t.Methods))
 			g.made[k] = mid
 			t.Methods = append(t.Methods, gm)
@@ -311,11 +365,58 @@ func (g *Grow) syncFacts() {
 // For an action whose precondition has variables of its own, k is -1
 // and act the action's lazy task: the synthetic task stands for it, its
 // methods being the action under each binding of those variables.
+// With one, it stands for task k alone, not the rest of the network
+// (looseNetwork).
 type openRest struct {
 	meth int
 	k    int
 	sub  []int32
 	act  int32
+	one  bool
+}
+
+// looseNetwork returns the tasks of a partially ordered initial network,
+// as network does, but for each task with an open variable a synthetic
+// task that binds that task's variables alone: there is no rest of the
+// network to stand for. A variable shared by two tasks is refused
+// (ErrNotSupported).
+func (g *Grow) looseNetwork(open []int32) ([]TaskID, error) {
+	lz, t := g.lz, g.Task
+	ts := lz.Initial()
+	user := make([]int, len(open))
+	need := 0
+	for k, ot := range ts {
+		for _, a := range ot.Args {
+			if !a.IsVar() {
+				continue
+			}
+			if v := a.Var(); user[v] == 0 {
+				user[v] = k + 1
+			} else if user[v] != k+1 {
+				return nil, fmt.Errorf("grounding on demand into a growing task of a partially ordered initial network whose tasks share a variable is %w", ErrNotSupported)
+			}
+		}
+		if lid := lz.Bind(ot, open); lid >= 0 && lz.tasks[lid].Ref.Primitive {
+			need++
+		}
+	}
+	g.room(need)
+	var out []TaskID
+	for k, ot := range ts {
+		if lid := lz.Bind(ot, open); lid >= 0 {
+			id, err := g.taskID(lid)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, id)
+			continue
+		}
+		out = append(out, TaskID(len(t.Actions)+len(t.Compounds)))
+		t.Compounds = append(t.Compounds, Compound{Schema: -1})
+		g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
+		g.synth = append(g.synth, openRest{meth: -1, k: k, sub: slices.Clone(open), one: true})
+	}
+	return out, nil
 }
 
 // network returns the tasks of the initial network (meth -1) or of
@@ -376,8 +477,8 @@ func (g *Grow) network(meth, k int, sub []int32) ([]TaskID, error) {
 func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []MethodID, more, relaid bool, err error) {
 	lz := g.lz
 	rest := g.synth[-1-g.lzOf[c]]
-	if c == g.open.c && g.open.ms != nil && slices.Equal(s.bits, g.open.state) {
-		ms, more = batch(slices.Clone(g.open.ms), reverse, skip, limit)
+	if ms := g.kept(c, s); ms != nil {
+		ms, more = batch(ms, reverse, skip, limit)
 		return ms, more, false, nil
 	}
 	if rest.k < 0 {
@@ -411,7 +512,12 @@ func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []M
 		k := string(lz.keyOf(uint32(1<<31|rest.k), []int32{int32(rest.meth)}, sub))
 		mid, ok := g.made[k]
 		if !ok {
-			subs, err := g.network(rest.meth, rest.k, sub)
+			var subs []TaskID
+			if rest.one {
+				subs, err = g.bound(ot, sub)
+			} else {
+				subs, err = g.network(rest.meth, rest.k, sub)
+			}
 			if err != nil {
 				return nil, false, len(t.Actions) != start, err
 			}
@@ -435,9 +541,39 @@ func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []M
 		}
 	}
 	g.syncFacts()
-	g.open.c, g.open.state, g.open.ms = c, append(g.open.state[:0], s.bits...), slices.Clone(ms)
+	g.keep(c, s, ms)
 	ms, more = batch(ms, reverse, skip, limit)
 	return ms, more, len(t.Actions) != start, nil
+}
+
+// kept returns a copy of serveOpen's last answer if it was for synthetic
+// task c in state s (nil: any state), or nil.
+func (g *Grow) kept(c int, s *State) []MethodID {
+	o := &g.open
+	if c != o.c || o.ms == nil || o.any != (s == nil) || s != nil && !slices.Equal(s.bits, o.state) {
+		return nil
+	}
+	return slices.Clone(o.ms)
+}
+
+// keep keeps serveOpen's answer ms for synthetic task c in state s.
+func (g *Grow) keep(c int, s *State, ms []MethodID) {
+	o := &g.open
+	o.c, o.any, o.ms, o.state = c, s == nil, slices.Clone(ms), o.state[:0]
+	if s != nil {
+		o.state = append(o.state, s.bits...)
+	}
+}
+
+// bound returns open task ot under binding sub, which binds all of its
+// variables, as the only task of a network.
+func (g *Grow) bound(ot OpenTask, sub []int32) ([]TaskID, error) {
+	lid := g.lz.Bind(ot, sub)
+	if g.lz.tasks[lid].Ref.Primitive && (int(lid) >= len(g.id) || g.id[lid] < 0) {
+		g.room(1)
+	}
+	id, err := g.taskID(lid)
+	return []TaskID{id}, err
 }
 
 // batch is the part of ms Serve returns: reversed or not, from skip on,
@@ -473,8 +609,11 @@ func (g *Grow) serveExists(c int, act int32, s *State, reverse bool, skip, limit
 	type variant struct{ pre, neg []FactID }
 	var vs []variant
 	seen := map[string]bool{}
-	bd := &binder{lz: lz, s: sc, b: b, state: s, need: make([]bool, len(sc.vars)), done: make([]bool, len(sc.pos))}
+	bd := &binder{lz: lz, s: sc, b: b, state: s, need: make([]bool, len(sc.vars)), done: make([]bool, len(sc.pos)), scan: s == nil}
 	markFilterVars(sc, bd.need)
+	if s == nil {
+		anyState(sc, bd.need)
+	}
 	bd.yield = func(b []int32) bool {
 		pre, neg := lz.groundLits(sc, b)
 		k := string(lz.keyOf(uint32(act), factIDs(pre), []int32{-1}, factIDs(neg)))
@@ -513,7 +652,7 @@ func (g *Grow) serveExists(c int, act int32, s *State, reverse bool, skip, limit
 		ms = append(ms, mid)
 	}
 	g.syncFacts()
-	g.open.c, g.open.state, g.open.ms = c, append(g.open.state[:0], s.bits...), slices.Clone(ms)
+	g.keep(c, s, ms)
 	ms, more = batch(ms, reverse, skip, limit)
 	return ms, more, len(t.Actions) != start, nil
 }

@@ -18,6 +18,9 @@ import (
 // a vehicle driven by (get_to ?v ?l1) is never the package that
 // (load ?v ?l1 ?p) needs at ?l1, so the delivery is chosen only where the
 // package is, instead of at every place the vehicle may first go to).
+// Only in a totally ordered method, and in a partially ordered problem
+// only for a task decomposed where its subtasks begin at once (see
+// Lazy.total), as tasks outside the method may run in between otherwise.
 func (lz *Lazy) inheritThrough() {
 	d := lz.d
 	le := newLiftedEffects(lz)
@@ -27,7 +30,7 @@ func (lz *Lazy) inheritThrough() {
 	for mi := range d.Methods {
 		m := &d.Methods[mi]
 		ss := lz.methods[mi]
-		if len(ss) == 0 {
+		if len(ss) == 0 || !m.Network.Total {
 			continue
 		}
 		sts := m.Network.Subtasks
@@ -141,7 +144,7 @@ func (lz *Lazy) taskNeeds(t int, needs [][]lit, known []int8) []lit {
 	for _, l := range sc.neg {
 		add(l, true)
 	}
-	if len(m.Network.Subtasks) > 0 && !m.Network.Subtasks[0].Task.Primitive {
+	if m.Network.Total && len(m.Network.Subtasks) > 0 && !m.Network.Subtasks[0].Task.Primitive {
 		// the first subtask's needs, over the method's terms, then
 		// the task's
 		for _, l := range lz.subtaskNeeds(m.Network.Subtasks[0], needs, known) {

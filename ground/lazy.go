@@ -27,6 +27,13 @@ type Lazy struct {
 	d       *hddl.Domain
 	ctx     context.Context
 	budget  int64 // the most method instances one decomposition may make
+	// total: every network of the problem is totally ordered, so that a
+	// method's first subtask runs in the state where the method is
+	// chosen (inherit, inheritThrough); in partial order, tasks outside
+	// the method may run in between, unless the search decomposes a
+	// task only where its subtasks begin at once (the eager search, see
+	// htn.Options.CompletePO), and methodsAny serve the others
+	total bool
 
 	static  []bool // predicate: no action changes it
 	added   []bool // predicate: some action adds it
@@ -39,10 +46,15 @@ type Lazy struct {
 	staticOn []bool // by fact: a static fact of the initial state
 	init     []FactID
 
-	actions   []*lazySchema   // by lifted action
-	methods   [][]*lazySchema // by lifted method: one per disjunct
-	methodsOf [][]int         // by compound task: its methods
-	goal      []*lazySchema   // disjuncts of the goal (nil: none)
+	actions []*lazySchema   // by lifted action
+	methods [][]*lazySchema // by lifted method: one per disjunct
+	// methodsAny (in partial order only) are the methods' queries for a
+	// task decomposed before its subtasks' turn (Methods without a
+	// state): they inherit only what holds whatever runs in between (see
+	// inherit)
+	methodsAny [][]*lazySchema
+	methodsOf  [][]int       // by compound task: its methods
+	goal       []*lazySchema // disjuncts of the goal (nil: none)
 
 	tasks    []LazyTask
 	taskKey  map[string]int32
@@ -86,7 +98,8 @@ type Lazy struct {
 	// deferFree: a method variable that neither the task, the
 	// precondition nor the first subtasks bind is left open, and the
 	// instance's network from the first subtask that uses one on is
-	// its Rest, bound where that subtask's turn comes (Grow); netOf
+	// its Rest, bound where that subtask's turn comes (Grow; in a totally
+	// ordered method only, as a partially ordered one has no rest); netOf
 	// holds methods' networks as open tasks (netTasks)
 	deferFree bool
 	netOf     map[int][]OpenTask
@@ -214,11 +227,17 @@ func Mix64(x uint64) uint64 {
 // and methods' preconditions and effects and loads the initial state. The
 // budget (Options.MaxGround) bounds the method instances of one
 // decomposition and the expansion of quantifiers. Partially ordered
-// networks are refused (ErrNotSupported).
+// networks are refused (ErrNotSupported): the lazy engine's own search
+// reads totally ordered ones only (Grow reads both).
 func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 	if !p.IsTotalOrder() {
-		return nil, fmt.Errorf("grounding on demand of partially ordered networks is %w", ErrNotSupported)
+		return nil, fmt.Errorf("grounding on demand of partially ordered networks by the lazy engine's own search is %w", ErrNotSupported)
 	}
+	return newLazy(ctx, p, opt)
+}
+
+// newLazy is NewLazy for a problem in any order.
+func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 	if p.Constraints != nil {
 		return nil, fmt.Errorf("grounding on demand of an initial network with constraints is %w", ErrNotSupported)
 	}
@@ -236,7 +255,7 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		byPred:  make([][]FactID, len(d.Predicates)),
 		taskKey: map[string]int32{}, acts: map[int32]*lazyAction{}, possible: map[int32]bool{},
 		feas: map[string]bool{}, feasOpen: map[string]int{},
-		types:  newTypes(p),
+		types: newTypes(p), total: p.IsTotalOrder(),
 		static: make([]bool, len(d.Predicates)), added: make([]bool, len(d.Predicates)), deleted: make([]bool, len(d.Predicates)),
 	}
 	norm := &normalizer{ctx: ctx, p: p, types: map[int][]int{}, budget: budget}
@@ -287,14 +306,23 @@ func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("method %s: %w", m.Name, err)
 		}
-		var ss []*lazySchema
+		var ss, any []*lazySchema
 		for _, c := range dnf {
 			s := lz.schema("method "+m.Name, m.Vars, c)
-			lz.inherit(s, m)
+			lz.inherit(s, m, m.Network.Total)
 			lz.sortStatic(s)
 			ss = append(ss, s)
+			if !lz.total {
+				a := lz.schema("method "+m.Name, m.Vars, c)
+				lz.inherit(a, m, false)
+				lz.sortStatic(a)
+				any = append(any, a)
+			}
 		}
 		lz.methods = append(lz.methods, ss)
+		if !lz.total {
+			lz.methodsAny = append(lz.methodsAny, any)
+		}
 		lz.methodsOf[m.Task] = append(lz.methodsOf[m.Task], mi)
 	}
 	lz.inheritThrough()
@@ -347,10 +375,12 @@ func (lz *Lazy) schema(name string, vars []hddl.Param, c conj) *lazySchema {
 // can only become false, and a negated atom no action deletes can only
 // become true; and the first subtask, when it is an action, runs in the
 // state where the method is chosen, so all of its precondition must hold
-// there. It is the local form of the grounder's reachability reasoning:
-// the join then never makes the instances whose actions need a fact
-// already gone.
-func (lz *Lazy) inherit(s *lazySchema, m *hddl.Method) {
+// there, when first is set: a totally ordered method decomposed where
+// its subtasks begin at once (in a partially ordered network, a task
+// outside the method may run before it otherwise). It is the local form
+// of the grounder's reachability reasoning: the join then never makes
+// the instances whose actions need a fact already gone.
+func (lz *Lazy) inherit(s *lazySchema, m *hddl.Method, first bool) {
 	for k, st := range m.Network.Subtasks {
 		if !st.Task.Primitive {
 			continue
@@ -360,7 +390,7 @@ func (lz *Lazy) inherit(s *lazySchema, m *hddl.Method) {
 		if as == nil {
 			continue
 		}
-		first := k == 0
+		first := first && k == 0
 		rename := func(l lit) (lit, bool) {
 			out := lit{pred: l.pred, neg: l.neg, args: make([]hddl.Term, len(l.args))}
 			for i, x := range l.args {
@@ -536,6 +566,11 @@ type binder struct {
 	b     []int32
 	state *State
 	need  []bool // variables that must be bound at the end
+	// scan, without a state, joins a fluent atom over every reachable
+	// fact even when none of its arguments is bound (see run): a
+	// method instance made for any state binds its precondition's
+	// variables (anyState)
+	scan  bool
 	done  []bool // by pos atom: joined
 	tup   []int32
 	yield func([]int32) bool
@@ -610,7 +645,7 @@ func (bd *binder) run() bool {
 				n++
 			}
 		}
-		if n == 0 && bd.state == nil && !lz.static[l.pred] {
+		if n == 0 && bd.state == nil && !lz.static[l.pred] && !bd.scan {
 			// a scan of every reachable fact of a fluent predicate
 			// binds more than it rules out (IPC Multiarm-Blocksworld
 			// pfile_02_075: 0.07 s to 1.1 s for the same nodes)
@@ -812,7 +847,11 @@ func (bd *binder) free(v int) bool {
 // limit (0: all), and whether there are more; the order is the same in
 // the same state, so that a search can ask for a task's instances a few
 // at a time. It fails with ErrTooLarge when one decomposition would make
-// more instances than the budget.
+// more instances than the budget. With s nil, the instances are those
+// that may apply in some state (their fluent preconditions joined over
+// the reachable facts, when known): in a partially ordered network a
+// task may be decomposed before the state its subtasks begin in is
+// known.
 func (lz *Lazy) Methods(id int32, s *State, reverse bool, skip, limit int) ([]LazyMethod, bool, error) {
 	t := &lz.tasks[id]
 	args := make([]int32, len(t.Args))
@@ -945,10 +984,13 @@ func (lz *Lazy) OpenActions(t OpenTask, sub []int32, s *State) ([][]int32, error
 		}
 	}
 	markFilterVars(sc, need)
+	if s == nil {
+		anyState(sc, need)
+	}
 	var out [][]int32
 	seen := map[string]bool{}
 	var err error
-	bd := &binder{lz: lz, s: sc, b: b, state: s, need: need, done: make([]bool, len(sc.pos))}
+	bd := &binder{lz: lz, s: sc, b: b, state: s, need: need, done: make([]bool, len(sc.pos)), scan: s == nil}
 	bd.yield = func(b []int32) bool {
 		full := slices.Clone(b[:n])
 		if !lz.fits(t, sub, full) {
@@ -960,7 +1002,7 @@ func (lz *Lazy) OpenActions(t OpenTask, sub []int32, s *State) ([][]int32, error
 		}
 		seen[k] = true
 		if int64(len(out)) >= lz.budget {
-			err = fmt.Errorf("%w: the task %s of the initial network has more than %d applicable instances", ErrTooLarge, lz.d.TaskName(t.Ref), lz.budget)
+			err = fmt.Errorf("%w: the task %s has more than %d applicable instances in one state", ErrTooLarge, lz.d.TaskName(t.Ref), lz.budget)
 			return false
 		}
 		out = append(out, full)
@@ -982,6 +1024,12 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 	var made int64
 	var err error
 	more, accepted := false, 0
+	// the state that tells which facts are gone for good (mayApply):
+	// in any state, those of the initial state
+	gone := s
+	if s == nil {
+		gone = lz.Init()
+	}
 	ms := lz.methodsOf[ref]
 	if reverse {
 		ms = slices.Clone(ms)
@@ -995,10 +1043,12 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 		if !lz.instantiable(m) {
 			continue
 		}
+		// a free variable is left open in a totally ordered network only
+		openOK := lz.deferFree && m.Network.Total
 		need := make([]bool, len(m.Vars))
 		for _, st := range m.Network.Subtasks {
 			for _, a := range st.Args {
-				if a.IsVar() && !lz.deferFree {
+				if a.IsVar() && !openOK {
 					need[a.Var()] = true
 				}
 			}
@@ -1008,13 +1058,20 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 				need[a.Var()] = true
 			}
 		}
-		for _, sc := range lz.methods[mi] {
+		schemas := lz.methods[mi]
+		if s == nil && lz.methodsAny != nil {
+			schemas = lz.methodsAny[mi]
+		}
+		for _, sc := range schemas {
 			markFilterVars(sc, need)
+			if s == nil {
+				anyState(sc, need)
+			}
 			b, ok := lz.head(m, sc, targs)
 			if !ok {
 				continue
 			}
-			bd := &binder{lz: lz, s: sc, b: b, state: s, need: need, done: make([]bool, len(sc.pos))}
+			bd := &binder{lz: lz, s: sc, b: b, state: s, need: need, done: make([]bool, len(sc.pos)), scan: s == nil}
 			bd.yield = func(b []int32) bool {
 				if made++; made > lz.budget {
 					err = fmt.Errorf("%w: the task %s has more than %d method instances in one state", ErrTooLarge, lz.d.Tasks[ref].Name, lz.budget)
@@ -1045,7 +1102,7 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 				}
 				seen[string(k)] = true
 				for _, st := range subs {
-					if !lz.mayApply(st, s) {
+					if !lz.mayApply(st, gone) {
 						return true
 					}
 				}
@@ -1143,6 +1200,22 @@ func markFilterVars(s *lazySchema, need []bool) {
 			}
 		}
 	}
+}
+
+// anyState marks as needed the variables of a query's atoms, for an
+// instance made for any state (Methods without a state): where no state
+// binds them, they are joined over the reachable facts (binder.scan) or
+// else bound over their types, never left open, as the instance's ground
+// precondition is checked where its subtasks begin.
+func anyState(s *lazySchema, need []bool) {
+	for _, l := range s.pos {
+		for _, a := range l.args {
+			if a.IsVar() {
+				need[a.Var()] = true
+			}
+		}
+	}
+	markFilterVars(s, need)
 }
 
 // head binds a method's variables to the arguments of the task it

@@ -325,7 +325,7 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	for c, ms := range v.taskMeths {
 		s.count[c] = int32(len(ms))
 		if v.grow != nil {
-			s.count[c] = 1 // see dfs.serve
+			s.count[c] = s.growCount(c) // see dfs.serve
 		}
 	}
 	s.inNet = make([]int32, t.NumTasks())

@@ -20,7 +20,10 @@ import (
 // watching, and the network is taken to be recursive (depth caps, and
 // duplicates detected by content). Exhausting the search proves that
 // there is no plan (ErrNoPlan): the grounding leaves out only method
-// instances that cannot lead to one.
+// instances that cannot lead to one. A partially ordered network is
+// searched as Solve searches one, eagerly and then completely; a task
+// whose subtasks may not begin at once gets the methods that may apply
+// in any state, its check telling where (ground.Grow.Serve).
 //
 // When the actions made outgrow the room the task holds for them, the
 // compound tasks' IDs move, and the search starts over on the grown task
@@ -42,6 +45,12 @@ func SolveGrow(ctx context.Context, g *ground.Grow, opt Options) (*ground.Soluti
 		if err != nil {
 			return nil, stats, err
 		}
+		if !ok && !v.total && !opt.CompletePO {
+			// as solve: the eager search of a partially ordered network
+			// proves nothing, the complete one runs after it
+			stats.Complete, opt.CompletePO = true, true
+			continue
+		}
 		if !ok {
 			return nil, stats, ErrNoPlan
 		}
@@ -59,7 +68,7 @@ var errRelaid = errors.New("the growing task's IDs moved")
 // task.
 func newGrowView(g *ground.Grow) *view {
 	t := g.Task
-	v := &view{t: t, grow: g, nA: len(t.Actions), recursive: true, total: true}
+	v := &view{t: t, grow: g, nA: len(t.Actions), recursive: true, total: g.Total()}
 	v.acost = make([]int64, v.nA)
 	v.growGoals()
 	v.grown(0)
@@ -225,10 +234,17 @@ func (s *dfs) nearestFirst(t *ground.Targets, ms []ground.MethodID) {
 }
 
 // serve asks the growing task for a batch of the methods of compound node
-// n's task in the current state and makes room for what is new.
+// n's task in the current state (or any, see below) and makes room for
+// what is new.
 func (s *dfs) serve(n int32, skip, limit int) ([]ground.MethodID, bool, error) {
 	acts := s.v.grow.NumActions()
-	ms, more, relaid, err := s.v.grow.Serve(ground.TaskID(s.nodes[n].id), s.state, s.reverse, skip, limit)
+	// in partial order, a task decomposed where its subtasks may not
+	// begin at once (the complete search, or a task not in the front)
+	// gets the methods that may apply in any state: the check before its
+	// subtasks tells where
+	now, _ := s.eager(n)
+	anyState := !s.v.total && !now
+	ms, more, relaid, err := s.v.grow.Serve(ground.TaskID(s.nodes[n].id), s.state, anyState, s.reverse, skip, limit)
 	if err != nil {
 		return nil, false, err
 	}
@@ -240,10 +256,8 @@ func (s *dfs) serve(n int32, skip, limit int) ([]ground.MethodID, bool, error) {
 	for len(s.state)*64 < v.nFacts {
 		s.state = append(s.state, 0)
 	}
-	// a compound task counts one live method more than it has: one
-	// with none so far is not dead, as another state may have some
-	for len(s.count) < len(t.Compounds) {
-		s.count = append(s.count, 1)
+	for c := len(s.count); c < len(t.Compounds); c++ {
+		s.count = append(s.count, s.growCount(c))
 	}
 	for len(s.inNet) < t.NumTasks() {
 		s.inNet = append(s.inNet, 0)
@@ -258,6 +272,22 @@ func (s *dfs) serve(n int32, skip, limit int) ([]ground.MethodID, bool, error) {
 		}
 	}
 	return ms, more, nil
+}
+
+// growCount is the count of live methods compound task c (TaskID-nA)
+// of a growing task starts with and keeps, as what is served depends on
+// the state: 1 when it has at most one method instance in any state
+// (ground.Grow.Single), else 2, so that choosing the task to decompose in
+// a partially ordered network (chooseTask) takes a task without a choice
+// first, and with Focus carries the latest decomposition on first (with
+// every task at 1, IPC Barman-BDI pfile05 took the earliest task of the
+// front each time and ran out of time where the ground search takes 242
+// nodes). None is taken for dead: another state may have methods.
+func (s *dfs) growCount(c int) int32 {
+	if s.v.grow.Single(ground.TaskID(s.v.nA + c)) {
+		return 1
+	}
+	return 2
 }
 
 // growGoalLost reports whether, over a growing task, a goal is not met

@@ -37,11 +37,14 @@ func solveGrow(t testing.TB, ctx context.Context, p *hddl.Problem, gopt ground.O
 }
 
 // The search over a growing task agrees with the search over the full
-// grounding on every totally ordered problem of testdata and the paper's
-// Sudoku (orderedProblems): a verified plan where the ground search finds
-// one, a proof there is none where it proves none.
+// grounding on every problem of testdata without network variables and
+// the paper's Sudoku (orderedProblems, partialProblems): a verified plan
+// where the ground search finds one, a proof there is none where it
+// proves none.
 func TestSolveGrowAgrees(t *testing.T) {
 	probs, names := orderedProblems(t)
+	po, poNames := partialProblems(t)
+	probs, names = append(probs, po...), append(names, poNames...)
 	for i, p := range probs {
 		t.Run(names[i], func(t *testing.T) {
 			task := testutil.Ground(t, p)
@@ -279,5 +282,98 @@ func TestSolveGrowTargets(t *testing.T) {
 		if len(pl.Actions) != c.want {
 			t.Errorf("%+v: %d actions, want %d", c.opt, len(pl.Actions), c.want)
 		}
+	}
+}
+
+// partialProblems returns the partially ordered problems of testdata
+// without network variables (testdata/*/ and the partial-order problems
+// of testdata/ipc-mini).
+func partialProblems(t *testing.T) ([]*hddl.Problem, []string) {
+	partial := func(p *hddl.Problem) bool { return !p.IsTotalOrder() && p.NumParams == 0 }
+	probs, names := testdataProblems(t, "../testdata/*/problem.hddl", partial)
+	mini, miniNames := testdataProblems(t, "../testdata/ipc-mini/partial-order/*/p*.hddl", partial)
+	probs, names = append(probs, mini...), append(names, miniNames...)
+	if len(probs) < 3 {
+		t.Fatalf("only %d partially ordered problems in testdata", len(probs))
+	}
+	return probs, names
+}
+
+// In a partially ordered network a task may be decomposed before the
+// state its subtasks begin in: here (use) is decomposed first (it comes
+// first in the initial network, and both tasks have a choice), when
+// nothing is made yet, and its only method needs (made ?x), which (make)
+// brings later. The eager search
+// serves it in the current state and finds nothing; the complete one
+// serves the instances that may apply in any state (ground.Grow.Serve's
+// anyState), and its check finds the object made. Where nothing can make
+// the object, there is no plan, and the search says so.
+func TestSolveGrowAnyState(t *testing.T) {
+	const domain = `(define (domain d)
+  (:requirements :typing :hierarchy)
+  (:types obj)
+  (:constants b - obj)
+  (:predicates (made ?x - obj) (used ?x - obj))
+  (:task use :parameters ())
+  (:task produce :parameters ())
+  (:method use :parameters (?x - obj) :task (use)
+    :precondition (made ?x) :ordered-subtasks (and (use-it ?x)))
+  (:method produce :parameters () :task (produce)
+    :ordered-subtasks (and (make b)))
+  (:method produce-twice :parameters () :task (produce)
+    :ordered-subtasks (and (make b) (make b)))
+  (:action make :parameters (?x - obj) :effect (made ?x))
+  (:action use-it :parameters (?x - obj) :precondition (made ?x) :effect (used ?x)))`
+	for _, c := range []struct {
+		goal string
+		plan bool
+	}{{"(used b)", true}, {"(used a)", false}} {
+		p := testutil.ParseHDDL(t, domain, `(define (problem p) (:domain d)
+  (:objects a - obj)
+  (:htn :subtasks (and (t1 (use)) (t2 (produce))))
+  (:init)
+  (:goal `+c.goal+`))`)
+		if p.IsTotalOrder() {
+			t.Fatal("the initial network is totally ordered")
+		}
+		pl, st, err := solveGrow(t, context.Background(), p, ground.Options{}, htn.Options{})
+		switch {
+		case c.plan && err != nil:
+			t.Fatalf("goal %s: no plan: %v", c.goal, err)
+		case c.plan && !st.Complete:
+			t.Errorf("goal %s: the eager search found %v; the test meant to need the complete one", c.goal, pl)
+		case !c.plan && !errors.Is(err, htn.ErrNoPlan):
+			t.Fatalf("goal %s: want no plan, got %v (%v)", c.goal, err, pl)
+		}
+	}
+}
+
+// A partially ordered initial network's variables are bound task by task
+// (ground.Grow's loose network): each task's by a synthetic task of its
+// own, where it is decomposed. Tasks that share a variable are refused.
+func TestSolveGrowLooseNetwork(t *testing.T) {
+	const domain = `(define (domain d)
+  (:requirements :typing :hierarchy)
+  (:types obj)
+  (:predicates (ready ?x - obj) (done ?x - obj))
+  (:task do :parameters (?x - obj))
+  (:method m :parameters (?x - obj) :task (do ?x)
+    :precondition (ready ?x) :ordered-subtasks (and (finish ?x)))
+  (:action finish :parameters (?x - obj) :effect (done ?x)))`
+	p := testutil.ParseHDDL(t, domain, `(define (problem p) (:domain d)
+  (:objects a b c - obj)
+  (:htn :parameters (?x ?y - obj) :subtasks (and (t1 (do ?x)) (t2 (do ?y))))
+  (:init (ready b) (ready c))
+  (:goal (and (done b) (done c))))`)
+	pl, _, err := solveGrow(t, context.Background(), p, ground.Options{}, htn.Options{})
+	if err != nil || pl.Length() != 2 {
+		t.Fatalf("%v (%v)", err, pl)
+	}
+	shared := testutil.ParseHDDL(t, domain, `(define (problem p) (:domain d)
+  (:objects a b - obj)
+  (:htn :parameters (?x - obj) :subtasks (and (t1 (do ?x)) (t2 (do ?x))))
+  (:init (ready b)))`)
+	if _, err := ground.NewGrow(context.Background(), shared, ground.Options{}); !errors.Is(err, ground.ErrNotSupported) {
+		t.Fatalf("a variable shared by two unordered tasks: %v, want ErrNotSupported", err)
 	}
 }

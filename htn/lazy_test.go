@@ -3,6 +3,7 @@ package htn_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,21 +55,37 @@ func verifyWritten(t testing.TB, p *hddl.Problem, pl *plan.Plan) {
 // orderedProblems returns the totally ordered problems of testdata and the
 // paper's Sudoku (ordered network), with their names.
 func orderedProblems(t *testing.T) ([]*hddl.Problem, []string) {
-	dirs, _ := filepath.Glob("../testdata/*/domain.hddl")
-	var probs []*hddl.Problem
-	var names []string
-	for _, d := range dirs {
-		_, p, err := hddl.Load(d, filepath.Join(filepath.Dir(d), "problem.hddl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.IsTotalOrder() && p.NumParams == 0 {
-			probs, names = append(probs, p), append(names, filepath.Base(filepath.Dir(d)))
-		}
-	}
+	probs, names := testdataProblems(t, "../testdata/*/problem.hddl", func(p *hddl.Problem) bool { return p.IsTotalOrder() && p.NumParams == 0 })
 	probs, names = append(probs, testutil.SudokuProblem(t, paperPuzzle, sudoku.Ordered)), append(names, "sudoku")
 	if len(probs) < 4 {
 		t.Fatalf("only %d totally ordered problems in testdata", len(probs))
+	}
+	return probs, names
+}
+
+// testdataProblems loads the problems the glob matches that have a
+// domain.hddl beside them, and keeps those keep accepts, named by their
+// folder (and file, when not problem.hddl).
+func testdataProblems(t *testing.T, glob string, keep func(*hddl.Problem) bool) ([]*hddl.Problem, []string) {
+	files, _ := filepath.Glob(glob)
+	var probs []*hddl.Problem
+	var names []string
+	for _, f := range files {
+		dom := filepath.Join(filepath.Dir(f), "domain.hddl")
+		if _, err := os.Stat(dom); err != nil {
+			continue
+		}
+		_, p, err := hddl.Load(dom, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if keep(p) {
+			name := filepath.Base(filepath.Dir(f))
+			if b := filepath.Base(f); b != "problem.hddl" {
+				name += "/" + b
+			}
+			probs, names = append(probs, p), append(names, name)
+		}
 	}
 	return probs, names
 }
