@@ -11,21 +11,24 @@ import (
 )
 
 // demand is a problem grounded on demand, and the search over it: the
-// lazy engine's own search (ground.Lazy, htn.SolveLazy), or, with
-// Config.LazyCommon, the depth-first search of progression over a task
-// that grows as it goes (ground.Grow, htn.SolveGrow). The latter does not
-// read everything yet: an optimising run, a partially ordered network or
-// a goal with variables go to the former.
+// depth-first search of progression over a task that grows as it goes
+// (ground.Grow, htn.SolveGrow), or the lazy engine's own search
+// (ground.Lazy, htn.SolveLazy; see LazySearch for which runs where). The
+// former does not read everything yet: an optimising run or a goal with
+// variables go to the latter, which reads totally ordered problems only.
 type demand struct {
 	cfg Config
 	lz  *ground.Lazy
 	g   *ground.Grow
 }
 
-// newDemand prepares p for grounding on demand (ground.NewLazy's errors).
-func newDemand(ctx context.Context, p *hddl.Problem, cfg Config) (*demand, error) {
+// newDemand prepares p for grounding on demand (ground.NewGrow's and
+// ground.NewLazy's errors); member tells that the search is Auto's quick
+// member (LazyDefault).
+func newDemand(ctx context.Context, p *hddl.Problem, cfg Config, member bool) (*demand, error) {
 	d := &demand{cfg: cfg}
-	if cfg.LazyCommon && !cfg.Optimize && !cfg.Optimal {
+	common := cfg.LazySearch == LazyCommon || cfg.LazySearch == LazyDefault && !member
+	if common && !cfg.Optimize && !cfg.Optimal {
 		g, err := ground.NewGrow(ctx, p, cfg.Ground)
 		if err == nil {
 			d.g = g

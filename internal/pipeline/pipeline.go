@@ -34,10 +34,31 @@ const (
 	// other engine is stopped.
 	Auto Engine = "auto"
 	// Lazy is the progression search over a problem grounded on demand
-	// (ground.Lazy, htn.SolveLazy), for totally ordered problems whose
-	// full grounding is too large. Progression and Auto turn to it
-	// themselves when the grounder refuses (Result.Fallback).
+	// (see LazySearch), for problems whose full grounding is too large.
+	// Progression and Auto turn to it themselves when the grounder
+	// refuses (Result.Fallback).
 	Lazy Engine = "lazy"
+)
+
+// LazySearch is the search of a problem grounded on demand: progression's
+// depth-first search over a task that grows as it goes (ground.Grow,
+// htn.SolveGrow), or the lazy engine's own (ground.Lazy, htn.SolveLazy).
+type LazySearch string
+
+const (
+	// LazyDefault is the common search where the lazy engine plans
+	// (Engine Lazy, and a problem the grounder refused), the own search
+	// where it is Auto's quick member, beside the grounder or before it
+	// on one core: the own search has no set-up, while the common one's
+	// reachability pass took IPC Hiking p29 past the 3% of 10 s Auto
+	// gives it on one core (every fourth IPC 2020 total-order problem at
+	// 10 s on one core, Auto: 198 solved with the own search there, 196
+	// with the common one).
+	LazyDefault LazySearch = ""
+	// LazyOwn is the own search everywhere.
+	LazyOwn LazySearch = "own"
+	// LazyCommon is the common search everywhere.
+	LazyCommon LazySearch = "common"
 )
 
 // ParseEngine reads an engine name: progression, htn-sat (or sat), auto
@@ -88,11 +109,9 @@ type Config struct {
 	// NoLazy keeps Progression and Auto from turning to the lazy engine
 	// when the full grounding is too large.
 	NoLazy bool
-	// LazyCommon has the problems grounded on demand searched by
-	// progression's depth-first search over a task that grows as it goes
-	// (ground.Grow, htn.SolveGrow) rather than by the lazy engine's own
-	// search (see demand)
-	LazyCommon bool
+	// LazySearch chooses the search of the problems grounded on demand
+	// (see demand).
+	LazySearch LazySearch
 	// Cores is how many CPUs Auto may use (0: the CPUs this process may
 	// run on). On two or more it runs its engines side by side (and the
 	// lazy engine beside the grounder); on one, in turn (oneCore).
@@ -277,7 +296,7 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 		return err
 	}
 	if engine == Lazy {
-		d, err := newDemand(ctx, p, cfg)
+		d, err := newDemand(ctx, p, cfg, false)
 		if err != nil {
 			return err
 		}
@@ -338,10 +357,10 @@ func (r *Result) run(ctx context.Context, p *hddl.Problem, cfg Config) error {
 	}
 	if err != nil {
 		lap("ground")
-		if refusedByGrounder(err) && engine != SAT && !cfg.NoLazy && p.IsTotalOrder() {
+		if refusedByGrounder(err) && engine != SAT && !cfg.NoLazy {
 			// unless what is too large is the model itself (a quantifier
 			// beyond the budget), which grounding on demand expands alike
-			if d, lerr := newDemand(ctx, p, cfg); lerr == nil {
+			if d, lerr := newDemand(ctx, p, cfg, false); lerr == nil {
 				r.Fallback = err.Error()
 				return r.lazy(ctx, p, d, cfg)
 			}
@@ -660,7 +679,7 @@ func (r *Result) lazyFirst(ctx context.Context, p *hddl.Problem, cfg Config) (do
 	defer cancel()
 	progress.From(ctx).Stage("search (grounding on demand)")
 	mark := time.Now()
-	dm, err := newDemand(lctx, p, cfg)
+	dm, err := newDemand(lctx, p, cfg, true)
 	if err != nil {
 		// not to be grounded on demand, or its share is over already
 		r.Times.Add("search", time.Since(mark))
@@ -704,7 +723,7 @@ func startLazy(ctx context.Context, p *hddl.Problem, cfg Config) *lazySide {
 	// the grounding on demand looks at the context of the lazy search,
 	// which stop ends, not at the run's: a join under way stops with it
 	lctx, cancel := context.WithCancel(ctx)
-	d, err := newDemand(lctx, p, cfg)
+	d, err := newDemand(lctx, p, cfg, true)
 	if err != nil {
 		cancel()
 		return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/internal/pipeline"
@@ -273,29 +274,50 @@ func TestAutoOneCoreResumes(t *testing.T) {
 	}
 }
 
-// TestLazyCommon: with LazyCommon a problem grounded on demand is searched
-// by progression's depth-first search over the growing task (where the
-// grounding is refused, and with the lazy engine asked for); what that
-// search does not read yet goes to the lazy engine's own (an optimising
-// run); an action whose precondition has a variable of its own is the
-// action under each binding of it (ground.Grow).
-func TestLazyCommon(t *testing.T) {
+// TestLazySearch: by default (and with LazyCommon) a problem grounded on
+// demand is searched by progression's depth-first search over the growing
+// task (where the grounding is refused, and with the lazy engine asked
+// for), with LazyOwn by the lazy engine's own; what the former does not
+// read yet goes to the latter (an optimising run); a partially ordered
+// problem is read by the former only; an action whose precondition has a
+// variable of its own is the action under each binding of it
+// (ground.Grow).
+func TestLazySearch(t *testing.T) {
 	_, p, err := hddl.Load("../../testdata/costs/domain.hddl", "../../testdata/costs/problem.hddl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	common := "depth-first, grounding on demand"
+	common, own := "depth-first, grounding on demand", "lazy depth-first"
 	for _, e := range []pipeline.Engine{pipeline.Progression, pipeline.Lazy} {
-		cfg := pipeline.Config{Engine: e, LazyCommon: true}
-		cfg.Ground.MaxGround = 20
-		res, err := pipeline.Run(context.Background(), p, cfg)
-		if err != nil || res.Engine != pipeline.Lazy || !res.Verified || res.HTN == nil || res.HTN.Search != common || res.Lazy == nil || res.Lazy.Methods == 0 {
-			t.Errorf("%s: %v; by %s, verified %v, search %+v, on demand %+v", e, err, res.Engine, res.Verified, res.HTN, res.Lazy)
+		for _, c := range []struct {
+			search pipeline.LazySearch
+			want   string
+		}{{pipeline.LazyDefault, common}, {pipeline.LazyCommon, common}, {pipeline.LazyOwn, own}} {
+			cfg := pipeline.Config{Engine: e, LazySearch: c.search}
+			cfg.Ground.MaxGround = 20
+			res, err := pipeline.Run(context.Background(), p, cfg)
+			if err != nil || res.Engine != pipeline.Lazy || !res.Verified || res.HTN == nil || res.HTN.Search != c.want || res.Lazy == nil || res.Lazy.Methods == 0 {
+				t.Errorf("%s, %q: %v; by %s, verified %v, search %+v, on demand %+v", e, c.search, err, res.Engine, res.Verified, res.HTN, res.Lazy)
+			}
 		}
 	}
-	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, LazyCommon: true, Optimize: true})
+	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true})
 	if err != nil || !res.Optimal || res.Plan.TotalCost() != 7 || res.HTN.Search == common {
 		t.Errorf("optimising: %v; optimal %v, search %+v", err, res.Optimal, res.HTN)
+	}
+	_, po, err := hddl.Load("../../testdata/transport/domain.hddl", "../../testdata/transport/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if po.IsTotalOrder() {
+		t.Fatal("testdata/transport is totally ordered")
+	}
+	res, err = pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy})
+	if err != nil || !res.Verified || res.HTN.Search != common {
+		t.Errorf("partial order: %v; verified %v, search %+v", err, res.Verified, res.HTN)
+	}
+	if _, err := pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy, LazySearch: pipeline.LazyOwn}); !errors.Is(err, ground.ErrNotSupported) {
+		t.Errorf("partial order, the own search: %v, want ErrNotSupported", err)
 	}
 	q := testutil.ParseHDDL(t, `(define (domain d)
   (:requirements :typing :hierarchy :existential-preconditions)
@@ -310,7 +332,7 @@ func TestLazyCommon(t *testing.T) {
   (:htn :ordered-subtasks (and (go)))
   (:init (ready b))
   (:goal (done)))`)
-	res, err = pipeline.Run(context.Background(), q, pipeline.Config{Engine: pipeline.Lazy, LazyCommon: true})
+	res, err = pipeline.Run(context.Background(), q, pipeline.Config{Engine: pipeline.Lazy})
 	if err != nil || !res.Verified || res.HTN.Search != common || res.Plan.Length() != 1 {
 		t.Errorf("an existential precondition: %v; verified %v, search %+v", err, res.Verified, res.HTN)
 	}
