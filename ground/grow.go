@@ -54,6 +54,8 @@ type Grow struct {
 		state []uint64
 		ms    []MethodID
 	}
+	lifted  bool           // the goal is lifted (LiftedGoal)
+	minCost []int64        // by lifted compound task (MinCost), made when first asked
 	effects *liftedEffects // made when first asked (Watch, Distance)
 	targets *liftedTargets // made when first asked (Targets)
 	// Relaid counts the moves of compound tasks' IDs.
@@ -65,8 +67,7 @@ type Grow struct {
 const growRoom = 1024
 
 // NewGrow prepares p for grounding on demand into a growing Task (see
-// Lazy for the options and what is refused). Its goal must be a
-// conjunction without variables (ErrNotSupported). The feasibility
+// Lazy for the options and what is refused). The feasibility
 // questions of its grounding adapt to their cost (feasTrial).
 func NewGrow(ctx context.Context, p *hddl.Problem, opt Options) (*Grow, error) {
 	lz, err := newLazy(ctx, p, opt)
@@ -151,14 +152,16 @@ func ordering(net hddl.Network, n int) []Order {
 	return out
 }
 
-// goal grounds the problem's goal into Task.Goal and GoalNeg.
+// goal grounds the problem's goal into Task.Goal and GoalNeg; a goal
+// with variables or disjunctions is left lifted (see LiftedGoal).
 func (g *Grow) goal() error {
 	lz := g.lz
 	if lz.goal == nil {
 		return nil
 	}
 	if len(lz.goal) != 1 || len(lz.goal[0].vars) > 0 {
-		return fmt.Errorf("grounding on demand into a growing task of a goal with variables or disjunctions is %w", ErrNotSupported)
+		g.lifted = true
+		return nil
 	}
 	sc := lz.goal[0]
 	for _, l := range sc.eq {
@@ -180,6 +183,15 @@ func (g *Grow) goal() error {
 	g.Task.Goal, g.Task.GoalNeg = lz.groundLits(sc, nil)
 	return nil
 }
+
+// LiftedGoal tells that the problem's goal has variables or
+// disjunctions: Task.Goal and GoalNeg are empty, and GoalHolds tells
+// whether a state meets it.
+func (g *Grow) LiftedGoal() bool { return g.lifted }
+
+// GoalHolds reports whether a state (as in Serve) meets the problem's
+// goal.
+func (g *Grow) GoalHolds(state []uint64) bool { return g.lz.Goal(&State{bits: state}) }
 
 // objectArgs is the arguments of a literal without variables.
 func (lz *Lazy) objectArgs(l lit) []int32 {

@@ -199,6 +199,10 @@ type dfs struct {
 	// the bound is deepened with the others.
 	recCap int
 	hooks  dfsHooks
+	// g is the cost of the actions applied on the path, and bnb, when
+	// set, bounds the search by it (OptimizeGrow)
+	g   int64
+	bnb *branchBound
 	// reach tracks the facts the network can still add (reach.go); nil
 	// with Options.NoReach or NoDeadEnds.
 	// undoing is set while a step is undone.
@@ -686,6 +690,7 @@ func (s *dfs) apply(n int32) {
 	nd := &s.nodes[n]
 	st := step{node: n, method: -1, trail: len(s.trail), nodes: len(s.nodes)}
 	if nd.kind == nodeTask {
+		s.g += s.v.acost[nd.id]
 		a := &s.v.t.Actions[nd.id]
 		for _, f := range a.Del {
 			if s.has(f) {
@@ -937,6 +942,9 @@ func (s *dfs) undo() {
 	n := st.node
 	nd := &s.nodes[n]
 	if st.method < 0 {
+		if nd.kind == nodeTask {
+			s.g -= s.v.acost[nd.id]
+		}
 		for _, x := range nd.succ {
 			s.incPreds(x)
 		}
@@ -1007,6 +1015,9 @@ func (s *dfs) undo() {
 // ---------------------------------------------------------------- search
 
 func (s *dfs) goalHolds() bool {
+	if g := s.v.grow; g != nil && g.LiftedGoal() {
+		return g.GoalHolds(s.state)
+	}
 	t := s.v.t
 	return s.holds(t.Goal, t.GoalNeg)
 }
@@ -1188,6 +1199,12 @@ func (s *dfs) search() (bool, error) {
 		}
 		return false, nil
 	}
+	if s.bnb != nil {
+		if !s.bnb.open(s) {
+			return false, nil
+		}
+		return s.expand()
+	}
 	if s.failed && !again {
 		// an acyclic network: a node whose state and network were
 		// searched to the end before, on another path or before a
@@ -1231,6 +1248,9 @@ const dupPays = 1 << 16
 // decomposed by each of its methods in turn (tryMethods).
 func (s *dfs) expand() (bool, error) {
 	if len(s.front.Members) == 0 {
+		if s.bnb != nil && s.goalHolds() {
+			return false, s.bnb.plan(s)
+		}
 		return s.goalHolds(), nil
 	}
 	frame := int32(-1)

@@ -29,14 +29,25 @@ import (
 // compound tasks' IDs move, and the search starts over on the grown task
 // with what it has grounded so far.
 func SolveGrow(ctx context.Context, g *ground.Grow, opt Options) (*ground.Solution, *Stats, error) {
+	return solveGrow(ctx, g, opt, nil)
+}
+
+// solveGrow is SolveGrow, or with bb OptimizeGrow's branch and bound.
+func solveGrow(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound) (*ground.Solution, *Stats, error) {
 	start := time.Now()
 	stats := &Stats{Search: "depth-first, grounding on demand"}
+	if bb != nil {
+		stats.Search += ", branch and bound"
+	}
 	defer func() { stats.Duration = time.Since(start) }()
 	opt.Search = DFS
 	opt.NoDeadEnds, opt.NoGroups, opt.NoLookahead, opt.RecursionBound = true, true, true, false
 	for {
 		v := newGrowView(g)
 		s := newDFS(ctx, v, opt, stats, nil)
+		if s.bnb = bb; bb != nil {
+			bb.forget() // the IDs may have moved
+		}
 		ok, err := s.run()
 		if errors.Is(err, errRelaid) {
 			stats.Restarts++

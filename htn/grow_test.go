@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
@@ -375,5 +376,97 @@ func TestSolveGrowLooseNetwork(t *testing.T) {
   (:init (ready b)))`)
 	if _, err := ground.NewGrow(context.Background(), shared, ground.Options{}); !errors.Is(err, ground.ErrNotSupported) {
 		t.Fatalf("a variable shared by two unordered tasks: %v, want ErrNotSupported", err)
+	}
+}
+
+// A goal with variables or a disjunction stays lifted in a growing task
+// (ground.Grow.LiftedGoal) and is checked in the state at the end: the
+// plan touches an object the goal accepts, and a goal none can meet has
+// no plan.
+func TestSolveGrowLiftedGoal(t *testing.T) {
+	const domain = `(define (domain d)
+  (:requirements :typing :hierarchy :existential-preconditions :disjunctive-preconditions)
+  (:types obj)
+  (:predicates (done ?x - obj) (good ?x - obj))
+  (:task do :parameters ())
+  (:method m :parameters (?x - obj) :task (do) :ordered-subtasks (and (touch ?x)))
+  (:action touch :parameters (?x - obj) :effect (done ?x)))`
+	for _, c := range []struct {
+		goal string
+		plan bool
+	}{
+		{"(exists (?x - obj) (and (good ?x) (done ?x)))", true},
+		{"(or (done c) (and (done a) (done b)))", true},
+		{"(and (done a) (done b))", false},
+	} {
+		p := testutil.ParseHDDL(t, domain, `(define (problem p) (:domain d)
+  (:objects a b c - obj)
+  (:htn :ordered-subtasks (and (do)))
+  (:init (good c))
+  (:goal `+c.goal+`))`)
+		pl, _, err := solveGrow(t, context.Background(), p, ground.Options{}, htn.Options{})
+		switch {
+		case c.plan && (err != nil || pl.Length() != 1 || pl.Actions[0].Args[0] != "c"):
+			t.Errorf("goal %s: %v (%v)", c.goal, err, pl)
+		case !c.plan && !errors.Is(err, htn.ErrNoPlan):
+			t.Errorf("goal %s: want no plan, got %v (%v)", c.goal, err, pl)
+		}
+	}
+}
+
+// OptimizeGrow's plans get cheaper one after the other, each verified
+// with the cost it claims, and where it proves the last one optimal, that
+// cost is the optimum htn.Optimize proves over the full grounding, on
+// every problem of testdata without network variables (those where
+// either proof takes over 3 s are left out; the travel domain with
+// action costs, whose first plan is not the cheapest, must be proven,
+// and so must most).
+func TestOptimizeGrow(t *testing.T) {
+	probs, names := orderedProblems(t)
+	po, poNames := partialProblems(t)
+	probs, names = append(probs, po...), append(names, poNames...)
+	proved := map[string]bool{}
+	for i, p := range probs {
+		t.Run(names[i], func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			g, err := ground.NewGrow(ctx, p, ground.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var costs []int64
+			optimal, _, err := htn.OptimizeGrow(ctx, g, htn.Options{}, func(sol *ground.Solution, c int64) error {
+				pl := sol.ToPlan(g.Task)
+				if pl.TotalCost() != c {
+					t.Errorf("plan of cost %d reported as %d", pl.TotalCost(), c)
+				}
+				verifyWritten(t, p, pl)
+				if n := len(costs); n > 0 && c >= costs[n-1] {
+					t.Errorf("plan of cost %d after one of %d", c, costs[n-1])
+				}
+				costs = append(costs, c)
+				return nil
+			})
+			f := testutil.Compact(t, testutil.Ground(t, p))
+			sol, gopt, _, gerr := htn.Optimize(ctx, f.Task, htn.Options{}, htn.Anytime{Optimal: true})
+			switch {
+			case errors.Is(gerr, htn.ErrNoPlan) && len(costs) > 0:
+				t.Fatalf("plans of costs %v where the ground search proves there is none", costs)
+			case err != nil && !errors.Is(err, htn.ErrNoPlan) || !optimal && ctx.Err() == nil && len(costs) > 0:
+				t.Fatalf("%v, optimal %v, costs %v", err, optimal, costs)
+			case optimal && gopt && f.Unfold(sol).ToPlan(f.Orig).TotalCost() != costs[len(costs)-1]:
+				t.Fatalf("proven optimal at %d, the ground search proves %d", costs[len(costs)-1], f.Unfold(sol).ToPlan(f.Orig).TotalCost())
+			}
+			proved[names[i]] = optimal
+		})
+	}
+	n := 0
+	for _, ok := range proved {
+		if ok {
+			n++
+		}
+	}
+	if !proved["costs"] || 2*n < len(probs) {
+		t.Errorf("optima proven on %d of %d problems (the travel domain's: %v)", n, len(probs), proved["costs"])
 	}
 }

@@ -552,6 +552,9 @@ func (s *dfs) run() (bool, error) {
 		if s.visited != nil && !s.failed {
 			s.visited.reset()
 		}
+		if s.bnb != nil {
+			s.bnb.forget()
+		}
 		s.depthCap = min(2*s.depthCap, maxDepthCap)
 		if s.netCap > 0 {
 			s.netCap *= 2
@@ -615,6 +618,9 @@ func (s *dfs) runWithRestarts() (bool, error) {
 		}
 		if s.visited != nil && !s.failed {
 			s.visited.reset()
+		}
+		if s.bnb != nil {
+			s.bnb.forget()
 		}
 		s.cut = false
 		if s.hooks.restart != nil {

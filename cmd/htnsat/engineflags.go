@@ -72,7 +72,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 		to.AddFlagSet(f)
 	}()
 	f.IntVar(&e.cores, "cores", 0, "CPUs --engine auto may use (0: those this process may run on, as taskset and containers set them): on one, in turn: grounding on demand for 3% of the time limit (a totally ordered problem), progression for 75% of what is left, then the SAT engine while progression waits, and progression again if the SAT engine ends without an answer; on more, side by side")
-	f.StringVar(&e.lazySearch, "lazy-search", "auto", "search of a problem grounded on demand: common (progression's depth-first search over a task that grows as the search goes; not for optimising, which goes to own), own (the lazy engine's depth-first search, two orders of methods in turn; totally ordered problems only), or auto (common for --engine lazy and where the grounder refuses a problem, own where auto runs it beside the grounder or first on one core)")
+	f.StringVar(&e.lazySearch, "lazy-search", "auto", "search of a problem grounded on demand: common (progression's depth-first search over a task that grows as the search goes), own (the lazy engine's depth-first search, two orders of methods in turn; totally ordered problems only), or auto (common for --engine lazy and where the grounder refuses a problem, own where auto runs it beside the grounder or first on one core)")
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")

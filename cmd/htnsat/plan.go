@@ -41,7 +41,7 @@ func newCmdPlan(ios *ioStreams) *cobra.Command {
   htnsat plan --engine htn-sat -o paper.plan --json domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
   # the progression search under a time limit, and the decomposition tree
   htnsat plan --engine progression --timeout 10s --tree paper.svg domains/sudoku.hddl testdata/sudoku/paper-ordered.hddl
-  # a totally ordered problem grounded on demand, without its full grounding
+  # a problem grounded on demand, without its full grounding
   htnsat plan --engine lazy testdata/costs/domain.hddl testdata/costs/problem.hddl
   # ever cheaper plans for 10 s, each printed as found (the last is the best)
   htnsat plan --optimize --timeout 10s testdata/costs/domain.hddl testdata/costs/problem.hddl
@@ -59,12 +59,11 @@ gophersat or an external solver), and auto, the default: both side by side on
 the same ground task, keeping the first verified plan (or proof that there is
 none) and stopping the other.
 
-When the full grounding of a totally ordered problem is beyond --max-ground,
-progression and auto plan it with grounding on demand instead (the lazy
-engine, which --engine lazy asks for directly): a depth-first progression
-search that instantiates only the methods and actions it meets, in the
-states where it meets them, so memory follows the part of the problem it
-visits. stderr says when it takes over. On a totally ordered problem auto
+When the full grounding of a problem is beyond --max-ground, progression
+and auto plan it with grounding on demand instead (the lazy engine, which
+--engine lazy asks for directly): a depth-first progression search that
+instantiates only the methods and actions it meets, in the states where it
+meets them, so memory follows the part of the problem it visits. stderr says when it takes over. On a totally ordered problem auto
 also runs it while the grounder works, on the other core: a plan it finds
 first stops the grounding.
 

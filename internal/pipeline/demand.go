@@ -13,9 +13,8 @@ import (
 // demand is a problem grounded on demand, and the search over it: the
 // depth-first search of progression over a task that grows as it goes
 // (ground.Grow, htn.SolveGrow), or the lazy engine's own search
-// (ground.Lazy, htn.SolveLazy; see LazySearch for which runs where). The
-// former does not read everything yet: an optimising run or a goal with
-// variables go to the latter, which reads totally ordered problems only.
+// (ground.Lazy, htn.SolveLazy; see LazySearch for which runs where), the
+// latter for totally ordered problems only.
 type demand struct {
 	cfg Config
 	lz  *ground.Lazy
@@ -28,7 +27,7 @@ type demand struct {
 func newDemand(ctx context.Context, p *hddl.Problem, cfg Config, member bool) (*demand, error) {
 	d := &demand{cfg: cfg}
 	common := cfg.LazySearch == LazyCommon || cfg.LazySearch == LazyDefault && !member
-	if common && !cfg.Optimize && !cfg.Optimal {
+	if common {
 		g, err := ground.NewGrow(ctx, p, cfg.Ground)
 		if err == nil {
 			d.g = g
@@ -56,6 +55,17 @@ func (d *demand) solve(ctx context.Context) (*plan.Plan, *htn.Stats, error) {
 		return nil, st, err
 	}
 	return sol.ToPlan(d.g.Task), st, nil
+}
+
+// optimize searches for ever cheaper plans, each told to found, and
+// reports whether the last is proven optimal.
+func (d *demand) optimize(ctx context.Context, found func(*plan.Plan) error) (bool, *htn.Stats, error) {
+	if d.g == nil {
+		return htn.OptimizeLazy(ctx, d.lz, d.cfg.HTN, found)
+	}
+	return htn.OptimizeGrow(ctx, d.g, d.cfg.HTN, func(sol *ground.Solution, _ int64) error {
+		return found(sol.ToPlan(d.g.Task))
+	})
 }
 
 // stats is what the grounding on demand made.

@@ -49,11 +49,12 @@ const (
 	// LazyDefault is the common search where the lazy engine plans
 	// (Engine Lazy, and a problem the grounder refused), the own search
 	// where it is Auto's quick member, beside the grounder or before it
-	// on one core: the own search has no set-up, while the common one's
-	// reachability pass took IPC Hiking p29 past the 3% of 10 s Auto
-	// gives it on one core (every fourth IPC 2020 total-order problem at
-	// 10 s on one core, Auto: 198 solved with the own search there, 196
-	// with the common one).
+	// on one core. Every fourth IPC 2020 total-order problem at 10 s,
+	// Auto with the own search there against the common one: on one
+	// core 198 against 196 (its reachability pass took Hiking p29 past
+	// the 3% of the time Auto gives it), 199 against 198 without the
+	// pass; on two, 203 against 199 without the pass (the own search
+	// solves Blocksworld-HPDDL pfile_700 and pfile_1000 in 1.3 s).
 	LazyDefault LazySearch = ""
 	// LazyOwn is the own search everywhere.
 	LazyOwn LazySearch = "own"
@@ -598,7 +599,7 @@ func (r *Result) fallbackErr(err error) error {
 func (r *Result) lazyRun(ctx context.Context, p *hddl.Problem, d *demand, cfg Config) error {
 	mark := time.Now()
 	if cfg.Optimize || cfg.Optimal {
-		return r.lazyOptimize(ctx, p, d.lz, cfg)
+		return r.lazyOptimize(ctx, p, d, cfg)
 	}
 	pl, st, err := d.solve(ctx)
 	return r.lazyAnswer(ctx, p, d, cfg, pl, st, err, time.Since(mark))
@@ -606,7 +607,7 @@ func (r *Result) lazyRun(ctx context.Context, p *hddl.Problem, d *demand, cfg Co
 
 // lazyOptimize is an optimising run of the lazy engine: each cheaper plan
 // verified and told to Config.Improved, until the time is up or a proof.
-func (r *Result) lazyOptimize(ctx context.Context, p *hddl.Problem, lz *ground.Lazy, cfg Config) error {
+func (r *Result) lazyOptimize(ctx context.Context, p *hddl.Problem, d *demand, cfg Config) error {
 	start := time.Now()
 	var checking time.Duration
 	found := func(pl *plan.Plan) error {
@@ -631,9 +632,9 @@ func (r *Result) lazyOptimize(ctx context.Context, p *hddl.Problem, lz *ground.L
 		}
 		return nil
 	}
-	optimal, st, err := htn.OptimizeLazy(ctx, lz, cfg.HTN, found)
+	optimal, st, err := d.optimize(ctx, found)
 	r.Engine, r.HTN, r.Optimal = Lazy, st, optimal
-	r.Lazy = &LazyStats{Facts: lz.NumFacts(), Tasks: lz.NumTasks(), Actions: lz.MadeActions, Methods: lz.MadeMethods}
+	r.Lazy = d.stats()
 	r.Times.Add("search", time.Since(start)-checking)
 	r.Times.Add("verify", checking)
 	var f *fatal

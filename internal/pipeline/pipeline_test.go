@@ -277,9 +277,8 @@ func TestAutoOneCoreResumes(t *testing.T) {
 // TestLazySearch: by default (and with LazyCommon) a problem grounded on
 // demand is searched by progression's depth-first search over the growing
 // task (where the grounding is refused, and with the lazy engine asked
-// for), with LazyOwn by the lazy engine's own; what the former does not
-// read yet goes to the latter (an optimising run); a partially ordered
-// problem is read by the former only; an action whose precondition has a
+// for; an optimising run by branch and bound), with LazyOwn by the lazy
+// engine's own; a partially ordered problem is read by the former only; an action whose precondition has a
 // variable of its own is the action under each binding of it
 // (ground.Grow).
 func TestLazySearch(t *testing.T) {
@@ -301,9 +300,14 @@ func TestLazySearch(t *testing.T) {
 			}
 		}
 	}
-	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true})
-	if err != nil || !res.Optimal || res.Plan.TotalCost() != 7 || res.HTN.Search == common {
-		t.Errorf("optimising: %v; optimal %v, search %+v", err, res.Optimal, res.HTN)
+	for _, c := range []struct {
+		search pipeline.LazySearch
+		want   string
+	}{{pipeline.LazyDefault, common + ", branch and bound"}, {pipeline.LazyOwn, own}} {
+		res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true, LazySearch: c.search})
+		if err != nil || !res.Optimal || res.Plan.TotalCost() != 7 || res.HTN.Search != c.want {
+			t.Errorf("optimising, %q: %v; optimal %v, search %+v", c.search, err, res.Optimal, res.HTN)
+		}
 	}
 	_, po, err := hddl.Load("../../testdata/transport/domain.hddl", "../../testdata/transport/problem.hddl")
 	if err != nil {
@@ -312,7 +316,7 @@ func TestLazySearch(t *testing.T) {
 	if po.IsTotalOrder() {
 		t.Fatal("testdata/transport is totally ordered")
 	}
-	res, err = pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy})
+	res, err := pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy})
 	if err != nil || !res.Verified || res.HTN.Search != common {
 		t.Errorf("partial order: %v; verified %v, search %+v", err, res.Verified, res.HTN)
 	}
