@@ -52,6 +52,9 @@ type bnode struct {
 	nextUID int32
 	depth   int32 // steps from the root
 	index   int   // heap index
+	// more, when set, makes the node stand for decompositions still to
+	// be made (see bmore): not a search node of its own
+	more *bmore
 }
 
 type bheap struct {
@@ -115,12 +118,17 @@ type bfs struct {
 	pos   []int32
 	stamp uint32
 	rc    *rcHeuristic // nil: the TDG estimate v.cost
-	stats *Stats
-	pause *pauser // nil outside the portfolio
+	// relaid is the growing task's count of ID moves when the search
+	// began (see errRelaid)
+	relaid int
+	stats  *Stats
+	pause  *pauser // nil outside the portfolio
 	// known is Anytime.Known in Optimize's branch and bound
 	known func() int64
 }
 
+// holdsIn reports whether pre holds in state s and neg does not (s has
+// room for every fact: over a growing task, see bfs.fit).
 func holdsIn(s sets.Bits, pre, neg []ground.FactID) bool {
 	for _, f := range pre {
 		if !s.Has(int(f)) {
@@ -136,10 +144,15 @@ func holdsIn(s sets.Bits, pre, neg []ground.FactID) bool {
 }
 
 func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats, pause *pauser) (*ground.Solution, *Stats, error) {
-	t := v.t
 	b := &bfs{v: v, opt: opt, visited: newSeenSet(), stats: stats, pause: pause}
-	if opt.Heuristic == HeurRC || opt.Heuristic == HeurAuto && search == GBFS && rcSize(v) <= rcAutoLimit {
+	// over a growing task, the estimate is the least cost of the
+	// network's tasks in the lifted domain (the relaxed composition
+	// needs the whole task)
+	if v.grow == nil && (opt.Heuristic == HeurRC || opt.Heuristic == HeurAuto && search == GBFS && rcSize(v) <= rcAutoLimit) {
 		b.rc = newRC(v)
+	}
+	if v.grow != nil {
+		b.relaid = v.grow.Relaid
 	}
 	root := b.root()
 	if root.h == costInf {
@@ -162,24 +175,38 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		if err := opt.Gate.wait(ctx, b.pause); err != nil {
 			return nil, stats, err
 		}
+		if v.grow != nil && v.grow.Relaid != b.relaid {
+			// another member of a portfolio moved the IDs
+			return nil, stats, errRelaid
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, stats, err
 		}
 		if opt.MaxNodes > 0 && stats.Nodes > opt.MaxNodes {
 			return nil, stats, ErrNodeLimit
 		}
-		if len(n.net.ents) == 0 {
-			if holdsIn(n.state, t.Goal, t.GoalNeg) {
+		var succ []*bnode
+		var err error
+		switch {
+		case n.more != nil:
+			succ, err = b.served(n.more.of, n.more, nil)
+		case len(n.net.ents) == 0:
+			if b.goalHolds(n.state) {
 				return b.solution(n), stats, nil
 			}
 			continue
+		default:
+			succ, err = b.successors(n)
 		}
-		for _, c := range b.successors(n) {
+		if err != nil {
+			return nil, stats, err
+		}
+		for _, c := range succ {
 			if c.h == costInf {
 				stats.DeadEnds++
 				continue
 			}
-			if b.seen(c) {
+			if c.more == nil && b.seen(c) {
 				stats.Duplicates++
 				continue
 			}
@@ -187,6 +214,24 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		}
 	}
 	return nil, stats, ErrNoPlan
+}
+
+// goalHolds reports whether a state meets the goal.
+func (b *bfs) goalHolds(state sets.Bits) bool {
+	if g := b.v.grow; g != nil && g.LiftedGoal() {
+		return g.GoalHolds(b.fit(state))
+	}
+	return holdsIn(b.fit(state), b.v.t.Goal, b.v.t.GoalNeg)
+}
+
+// fit returns state with room for every fact of the task (a copy if it
+// has to grow: a growing task's facts outgrow older nodes' states; the
+// same set, so a node may keep the copy).
+func (b *bfs) fit(state sets.Bits) sets.Bits {
+	if w := (b.v.nFacts + 63) / 64; len(state) < w {
+		return append(slices.Clone(state), make(sets.Bits, w-len(state))...)
+	}
+	return state
 }
 
 // root is the search's first node: the initial state and task network,
@@ -241,7 +286,15 @@ func (b *bfs) seen(n *bnode) bool { return b.visited.add(b.keyOf(n)) }
 // which identifies equal networks.
 func (b *bfs) keyOf(n *bnode) []byte {
 	k := b.key[:0]
-	for _, w := range n.state {
+	st := n.state
+	if b.v.grow != nil {
+		// a growing task's states differ in length
+		for len(st) > 0 && st[len(st)-1] == 0 {
+			st = st[:len(st)-1]
+		}
+		k = binary.AppendUvarint(k, uint64(len(st)))
+	}
+	for _, w := range st {
 		k = binary.LittleEndian.AppendUint64(k, w)
 	}
 	ents := n.net.ents
@@ -305,8 +358,11 @@ func (b *bfs) flag(n *bnode) {
 // that holds runs at once; applicable actions are tried; the most
 // constrained compound task is decomposed (in eager mode only when no
 // action applies).
-func (b *bfs) successors(n *bnode) []*bnode {
+func (b *bfs) successors(n *bnode) ([]*bnode, error) {
 	v := b.v
+	if v.grow != nil {
+		n.state = b.fit(n.state)
+	}
 	net := n.net
 	b.flag(n)
 	for _, e := range net.edges {
@@ -340,10 +396,10 @@ func (b *bfs) successors(n *bnode) []*bnode {
 		}
 		sm := &v.meths[e.id]
 		if holdsIn(n.state, sm.Pre, sm.NegPre) {
-			return []*bnode{b.apply(n, i)}
+			return []*bnode{b.apply(n, i)}, nil
 		}
 		if !b.opt.CompletePO {
-			return nil
+			return nil, nil
 		}
 	}
 	var out []*bnode
@@ -358,13 +414,19 @@ func (b *bfs) successors(n *bnode) []*bnode {
 		}
 	}
 	if len(comps) == 0 || (len(out) > 0 && !b.opt.CompletePO) {
-		return out
+		return out, nil
 	}
 	// the compound task to decompose, chosen as in the depth-first search
 	// (by method counts, not live ones): with Focus, of two tasks that
 	// both have a choice, the one of the later decomposition; then with
 	// MRV the one with the fewest methods, else the last one
-	nm := func(i int) int { return len(v.taskMeths[int(net.ents[i].id)-v.nA]) }
+	nm := func(i int) int {
+		c := int(net.ents[i].id) - v.nA
+		if v.grow != nil {
+			return int(growCount(v, c))
+		}
+		return len(v.taskMeths[c])
+	}
 	best := comps[0]
 	for _, i := range comps[1:] {
 		ci, cb := nm(i), nm(best)
@@ -381,7 +443,18 @@ func (b *bfs) successors(n *bnode) []*bnode {
 	// the task alone in the front: a method's first action is the next
 	// step (see dfs.search)
 	alone := !b.opt.CompletePO && len(prims) == 0 && len(comps) == 1
-	for _, m := range v.taskMeths[int(net.ents[best].id)-v.nA] {
+	if v.grow != nil {
+		return b.served(n, &bmore{of: n, ent: best, alone: alone, limit: growBatch}, out)
+	}
+	return b.decompositions(n, best, alone, v.taskMeths[int(net.ents[best].id)-v.nA], out), nil
+}
+
+// decompositions appends to out node n's successors that decompose its
+// entry i by each of methods ms (in eager mode, those that hold now; for
+// the task alone in the front, those whose first action applies).
+func (b *bfs) decompositions(n *bnode, i int, alone bool, ms []int32, out []*bnode) []*bnode {
+	v := b.v
+	for _, m := range ms {
 		// in eager mode its check would fail at once (see dfs.search)
 		if sm := &v.meths[m]; !b.opt.CompletePO && !holdsIn(n.state, sm.Pre, sm.NegPre) {
 			continue
@@ -389,9 +462,53 @@ func (b *bfs) successors(n *bnode) []*bnode {
 		if a := v.first[m]; alone && a >= 0 && !holdsIn(n.state, v.t.Actions[a].Pre, v.t.Actions[a].NegPre) {
 			continue
 		}
-		out = append(out, b.decompose(n, best, m))
+		out = append(out, b.decompose(n, i, m))
 	}
 	return out
+}
+
+// bmore is a batch of decompositions still to be made: a growing task
+// is asked for a task's methods a batch at a time, as in the depth-first
+// search (growBatch, then twice as many), and the rest waits in the open
+// list as a node of its own, at its parent's estimate (a task with
+// thousands of instances in a state, IPC Childsnack's top task, took
+// the greedy search's whole turn to enumerate, and the depth-first
+// search's plan came seconds late).
+type bmore struct {
+	of          *bnode // the node whose entry ent is decomposed
+	ent         int
+	alone       bool
+	skip, limit int
+}
+
+// served appends to out node n's successors by the next batch of methods
+// of the growing task, and the node that stands for the batches after
+// it, if any.
+func (b *bfs) served(n *bnode, more *bmore, out []*bnode) ([]*bnode, error) {
+	v := b.v
+	anyState := !v.total && b.opt.CompletePO
+	got, rest, relaid, err := v.grow.Serve(ground.TaskID(n.net.ents[more.ent].id), n.state, anyState, false, more.skip, more.limit)
+	if err != nil {
+		return nil, err
+	}
+	if relaid {
+		return nil, errRelaid
+	}
+	v.grown()
+	n.state = b.fit(n.state) // the methods may need facts made just now
+	ms := make([]int32, len(got))
+	for i, m := range got {
+		ms[i] = int32(m)
+	}
+	out = b.decompositions(n, more.ent, more.alone, ms, out)
+	if rest {
+		next := *more
+		next.skip, next.limit = more.skip+len(got), 2*more.limit
+		c := *n
+		c.more = &next
+		out = append(out, &c)
+	}
+	return out, nil
 }
 
 func (b *bfs) apply(n *bnode, i int) *bnode {

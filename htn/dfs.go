@@ -104,6 +104,15 @@ type dfs struct {
 	oneWayHash uint64
 	reachMasks map[reachNowKey][]uint64
 	lookedHash uint64 // oneWayHash at growGoalLost's last look
+	// looked[id] == lookStamp marks task id looked at in growGoalLost's
+	// present look
+	looked    []uint32
+	lookStamp uint32
+	// served keeps the growing task's answers (dfs.serve)
+	served map[servedKey]servedAnswer
+	// relaid is the growing task's count of ID moves when the search
+	// began (see errRelaid)
+	relaid int
 	// goalScratch holds two goal masks for goalOrder
 	goalScratch []uint64
 	// lmHit[i] counts the steps of the path that made landmark i true
@@ -322,6 +331,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	s.state = sets.NewBits(v.nFacts)
 	for _, f := range t.Init {
 		s.flip(f)
+	}
+	if v.grow != nil {
+		s.relaid = v.grow.Relaid
 	}
 	s.methDead = make([]bool, len(v.meths))
 	s.actDead = make([]bool, v.nA)
@@ -1180,6 +1192,10 @@ func (s *dfs) search() (bool, error) {
 		}
 		if err := s.opt.Gate.wait(s.ctx, s.pause); err != nil {
 			return false, err
+		}
+		if s.v.grow != nil && s.v.grow.Relaid != s.relaid {
+			// another member of a portfolio moved the IDs
+			return false, errRelaid
 		}
 		if s.opt.MaxNodes > 0 && s.stats.Nodes > s.opt.MaxNodes {
 			return false, ErrNodeLimit

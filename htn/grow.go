@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math/bits"
 	"slices"
 	"time"
@@ -32,19 +33,43 @@ func SolveGrow(ctx context.Context, g *ground.Grow, opt Options) (*ground.Soluti
 	return solveGrow(ctx, g, opt, nil)
 }
 
-// solveGrow is SolveGrow, or with bb OptimizeGrow's branch and bound.
+// solveGrow is SolveGrow, or with bb OptimizeGrow's branch and bound
+// (depth-first search only).
 func solveGrow(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound) (*ground.Solution, *Stats, error) {
 	start := time.Now()
-	stats := &Stats{Search: "depth-first, grounding on demand"}
+	stats := &Stats{}
+	defer func() { stats.Duration = time.Since(start) }()
+	opt.NoDeadEnds, opt.NoGroups, opt.NoLookahead, opt.RecursionBound = true, true, true, false
+	if bb != nil {
+		opt.Search = DFS
+	}
+	var sol *ground.Solution
+	var err error
+	switch opt.Search {
+	case DFS:
+		stats.Search = "depth-first"
+		sol, err = growDFS(ctx, g, opt, bb, nil, stats)
+	case GBFS, AStar:
+		stats.Search = opt.Search.String()
+		sol, err = growBestFirst(ctx, g, opt, opt.Search, nil, stats)
+	default:
+		sol, err = growPortfolio(ctx, g, opt, stats)
+	}
+	stats.Search += ", grounding on demand"
 	if bb != nil {
 		stats.Search += ", branch and bound"
 	}
-	defer func() { stats.Duration = time.Since(start) }()
-	opt.Search = DFS
-	opt.NoDeadEnds, opt.NoGroups, opt.NoLookahead, opt.RecursionBound = true, true, true, false
+	return sol, stats, err
+}
+
+// growDFS is the depth-first search over a growing task, started over
+// on the grown task when the IDs move (by its own grounding or, in a
+// portfolio, another member's).
+func growDFS(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound, p *pauser, stats *Stats) (*ground.Solution, error) {
 	for {
 		v := newGrowView(g)
 		s := newDFS(ctx, v, opt, stats, nil)
+		s.pause = p
 		if s.bnb = bb; bb != nil {
 			bb.forget() // the IDs may have moved
 		}
@@ -54,7 +79,7 @@ func solveGrow(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound
 			continue
 		}
 		if err != nil {
-			return nil, stats, err
+			return nil, err
 		}
 		if !ok && !v.total && !opt.CompletePO {
 			// as solve: the eager search of a partially ordered network
@@ -63,10 +88,62 @@ func solveGrow(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound
 			continue
 		}
 		if !ok {
-			return nil, stats, ErrNoPlan
+			return nil, ErrNoPlan
 		}
-		return solutionFromPath(len(g.Task.Initial), s.nodes, s.path), stats, nil
+		return solutionFromPath(len(g.Task.Initial), s.nodes, s.path), nil
 	}
+}
+
+// growBestFirst is growDFS's counterpart for the best-first searches
+// (greedy or A*), their estimate the least cost of the network's tasks
+// in the lifted domain (ground.Grow.MinCost; the relaxed composition
+// needs the whole task).
+func growBestFirst(ctx context.Context, g *ground.Grow, opt Options, search Search, p *pauser, stats *Stats) (*ground.Solution, error) {
+	for {
+		v := newGrowView(g)
+		sol, _, err := bestFirst(ctx, v, opt, search, stats, p)
+		switch {
+		case errors.Is(err, errRelaid):
+			stats.Restarts++
+			continue
+		case errors.Is(err, ErrNoPlan) && !v.total && !opt.CompletePO:
+			stats.Complete, opt.CompletePO = true, true
+			continue
+		}
+		return sol, err
+	}
+}
+
+// growPortfolio runs depth-first search and greedy best-first search
+// over a growing task in turns (portfolio.go), the former with twice the
+// other's share: greedy search finds plans where depth-first search is
+// lost in a wrong early choice (IPC PCP, partial order), as over a full
+// grounding. Both grow the same task; a member that finds its IDs moved
+// by the other starts over on the grown task.
+func growPortfolio(ctx context.Context, g *ground.Grow, opt Options, stats *Stats) (*ground.Solution, error) {
+	limit := opt.MaxNodes
+	opt.MaxNodes = 0
+	members := []*member{
+		{name: "dfs", weight: 2, run: func(p *pauser, st *Stats) (*ground.Solution, error) { return growDFS(ctx, g, opt, nil, p, st) }},
+		{name: "gbfs", weight: 1, run: func(p *pauser, st *Stats) (*ground.Solution, error) {
+			return growBestFirst(ctx, g, opt, GBFS, p, st)
+		}},
+	}
+	var kept []*member
+	for _, m := range members {
+		if w, ok := opt.Weights[m.name]; ok {
+			m.weight = w
+		}
+		if m.weight > 0 {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("the portfolio has no member: every weight is 0")
+	}
+	// each member's exhaustion, its complete search's in partial order,
+	// is a proof
+	return portfolio(ctx, kept, portfolioProbe, portfolioSlice, true, limit, stats)
 }
 
 // errRelaid ends a search over a growing task whose compound tasks' IDs
@@ -81,8 +158,9 @@ func newGrowView(g *ground.Grow) *view {
 	t := g.Task
 	v := &view{t: t, grow: g, nA: len(t.Actions), recursive: true, total: g.Total()}
 	v.acost = make([]int64, v.nA)
+	v.cost = make([]int64, v.nA)
 	v.growGoals()
-	v.grown(0)
+	v.grown()
 	return v
 }
 
@@ -113,14 +191,23 @@ func (v *view) growGoals() {
 	}
 }
 
-// grown brings the view up to date with a growing task whose first
-// fromMethods methods it knows, and whose actions beyond the first
-// fromActions are new.
-func (v *view) grown(fromActions int) {
+// grown brings the view up to date with its growing task: the facts,
+// actions, compound tasks and methods made since it last looked, by any
+// search over the task (the members of a portfolio take turns growing
+// it).
+func (v *view) grown() {
 	t := v.t
 	v.nFacts = len(t.Facts)
-	for a := fromActions; a < v.nA; a++ {
+	fromActions := v.acts
+	v.acts = v.grow.NumActions()
+	for a := fromActions; a < v.acts; a++ {
 		v.acost[a] = int64(t.ActionCost(ground.TaskID(a)))
+		v.cost[a] = v.acost[a]
+	}
+	// a compound task's least cost in the lifted domain (the TDG
+	// estimate of the best-first searches)
+	for id := len(v.cost); id < t.NumTasks(); id++ {
+		v.cost = append(v.cost, v.grow.MinCost(ground.TaskID(id)))
 	}
 	for f := len(v.oneWay); v.oneWay != nil && f < v.nFacts; f++ {
 		v.oneWay = append(v.oneWay, v.grow.OneWay(ground.FactID(f)))
@@ -134,7 +221,7 @@ func (v *view) grown(fromActions int) {
 		mark := func(id int) {
 			v.watch.Mark(ground.TaskID(id), v.reachable(int32(id)), v.goalMaskU[id*v.goalW:(id+1)*v.goalW])
 		}
-		for a := fromActions; a < v.grow.NumActions(); a++ {
+		for a := fromActions; a < v.acts; a++ {
 			mark(a)
 		}
 		for id := from; id < t.NumTasks(); id++ {
@@ -248,22 +335,32 @@ func (s *dfs) nearestFirst(t *ground.Targets, ms []ground.MethodID) {
 // n's task in the current state (or any, see below) and makes room for
 // what is new.
 func (s *dfs) serve(n int32, skip, limit int) ([]ground.MethodID, bool, error) {
-	acts := s.v.grow.NumActions()
 	// in partial order, a task decomposed where its subtasks may not
 	// begin at once (the complete search, or a task not in the front)
 	// gets the methods that may apply in any state: the check before its
 	// subtasks tells where
 	now, _ := s.eager(n)
 	anyState := !s.v.total && !now
+	key := servedKey{id: s.nodes[n].id, any: anyState, reverse: s.reverse, skip: skip, limit: limit}
+	if !anyState {
+		key.state = s.zobrist
+	}
+	if a, ok := s.served[key]; ok {
+		return slices.Clone(a.ms), a.more, nil
+	}
 	ms, more, relaid, err := s.v.grow.Serve(ground.TaskID(s.nodes[n].id), s.state, anyState, s.reverse, skip, limit)
 	if err != nil {
 		return nil, false, err
 	}
+	if s.served == nil || len(s.served) >= maxServed {
+		s.served = map[servedKey]servedAnswer{}
+	}
+	s.served[key] = servedAnswer{slices.Clone(ms), more}
 	if relaid {
 		return nil, false, errRelaid
 	}
 	v, t := s.v, s.v.t
-	v.grown(acts)
+	v.grown()
 	for len(s.state)*64 < v.nFacts {
 		s.state = append(s.state, 0)
 	}
@@ -294,12 +391,37 @@ func (s *dfs) serve(n int32, skip, limit int) ([]ground.MethodID, bool, error) {
 // every task at 1, IPC Barman-BDI pfile05 took the earliest task of the
 // front each time and ran out of time where the ground search takes 242
 // nodes). None is taken for dead: another state may have methods.
-func (s *dfs) growCount(c int) int32 {
-	if s.v.grow.Single(ground.TaskID(s.v.nA + c)) {
+func (s *dfs) growCount(c int) int32 { return growCount(s.v, c) }
+
+// growCount is dfs.growCount over view v.
+func growCount(v *view, c int) int32 {
+	if v.grow.Single(ground.TaskID(v.nA + c)) {
 		return 1
 	}
 	return 2
 }
+
+// servedKey is a question serve asked the growing task: a task's methods
+// in a state (by its hash; none for any state), in an order, a batch.
+type servedKey struct {
+	id          int32
+	state       [2]uint64
+	any         bool
+	reverse     bool
+	skip, limit int
+}
+
+type servedAnswer struct {
+	ms   []ground.MethodID
+	more bool
+}
+
+// maxServed bounds the answers serve keeps: a search that meets a state
+// again asks the same questions again (IPC PCP, whose few propositions
+// make few states, spent half its time in the growing task's answers
+// before), where one that never does only fills the table, which then
+// starts afresh.
+const maxServed = 1 << 16
 
 // growGoalLost reports whether, over a growing task, a goal is not met
 // and each task of the network that may reach it could only do so by a
@@ -318,24 +440,45 @@ func (s *dfs) growGoalLost() bool {
 	s.lookedHash = s.oneWayHash
 	w := s.v.watch
 	gw := s.v.goalW
-	reach := s.goalScratch[:gw]
-	clear(reach)
-	for _, n := range s.alive.Members {
-		if nd := &s.nodes[n]; nd.kind == nodeTask {
-			for k, x := range s.reachNow(nd.id) {
-				reach[k] |= x
-			}
-		}
-	}
+	// the goals in question: not met, and every task that may reach
+	// one needs a one-way fact for it; none, and nothing is looked at
+	// (IPC PCP's networks of hundreds of tasks: 80% of the search's time
+	// went to looking at each task for a goal met)
+	want := s.goalScratch[:gw]
+	clear(want)
+	left := 0
 	for i, g := range s.v.goals {
 		if s.has(g) == (i < s.v.goalsPos) || s.goalByU[i] > 0 || !w.Conditional(i) {
 			continue
 		}
-		if reach[i>>6]&(1<<(i&63)) == 0 {
-			return true
+		want[i>>6] |= 1 << (i & 63)
+		left++
+	}
+	if left == 0 {
+		return false
+	}
+	// each task once (many nodes share one), until every goal in
+	// question is found in reach
+	if s.lookStamp++; len(s.looked) < len(s.inNet) {
+		s.looked = append(s.looked, make([]uint32, len(s.inNet)-len(s.looked))...)
+	}
+	for _, n := range s.alive.Members {
+		nd := &s.nodes[n]
+		if nd.kind != nodeTask || s.looked[nd.id] == s.lookStamp {
+			continue
+		}
+		s.looked[nd.id] = s.lookStamp
+		for k, x := range s.reachNow(nd.id) {
+			for y := want[k] & x; y != 0; y &= y - 1 {
+				left--
+			}
+			want[k] &^= x
+		}
+		if left == 0 {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // growGoalLook: growGoalLost looks at every growGoalLook-th node, and

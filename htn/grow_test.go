@@ -53,12 +53,14 @@ func TestSolveGrowAgrees(t *testing.T) {
 			// the IDs of compound tasks move when the actions outgrow
 			// their room: from a room of 1, many times
 			for _, room := range []int{0, 1} {
-				pl, _, err := solveGrow(t, context.Background(), p, ground.Options{GrowRoom: room}, htn.Options{})
-				switch {
-				case gerr == nil && err != nil:
-					t.Fatalf("room %d: the ground search finds a plan, the growing one: %v", room, err)
-				case errors.Is(gerr, htn.ErrNoPlan) && !errors.Is(err, htn.ErrNoPlan):
-					t.Fatalf("room %d: the ground search proves there is no plan, the growing one: %v (%v)", room, err, pl)
+				for _, search := range []htn.Search{htn.Auto, htn.DFS, htn.GBFS, htn.AStar} {
+					pl, _, err := solveGrow(t, context.Background(), p, ground.Options{GrowRoom: room}, htn.Options{Search: search})
+					switch {
+					case gerr == nil && err != nil:
+						t.Fatalf("room %d, %s: the ground search finds a plan, the growing one: %v", room, search, err)
+					case errors.Is(gerr, htn.ErrNoPlan) && !errors.Is(err, htn.ErrNoPlan):
+						t.Fatalf("room %d, %s: the ground search proves there is no plan, the growing one: %v (%v)", room, search, err, pl)
+					}
 				}
 			}
 		})
@@ -337,14 +339,16 @@ func TestSolveGrowAnyState(t *testing.T) {
 		if p.IsTotalOrder() {
 			t.Fatal("the initial network is totally ordered")
 		}
-		pl, st, err := solveGrow(t, context.Background(), p, ground.Options{}, htn.Options{})
-		switch {
-		case c.plan && err != nil:
-			t.Fatalf("goal %s: no plan: %v", c.goal, err)
-		case c.plan && !st.Complete:
-			t.Errorf("goal %s: the eager search found %v; the test meant to need the complete one", c.goal, pl)
-		case !c.plan && !errors.Is(err, htn.ErrNoPlan):
-			t.Fatalf("goal %s: want no plan, got %v (%v)", c.goal, err, pl)
+		for _, search := range []htn.Search{htn.DFS, htn.GBFS, htn.AStar, htn.Auto} {
+			pl, st, err := solveGrow(t, context.Background(), p, ground.Options{}, htn.Options{Search: search})
+			switch {
+			case c.plan && err != nil:
+				t.Fatalf("%s, goal %s: no plan: %v", search, c.goal, err)
+			case c.plan && search != htn.Auto && !st.Complete:
+				t.Errorf("%s, goal %s: the eager search found %v; the test meant to need the complete one", search, c.goal, pl)
+			case !c.plan && !errors.Is(err, htn.ErrNoPlan):
+				t.Fatalf("%s, goal %s: want no plan, got %v (%v)", search, c.goal, err, pl)
+			}
 		}
 	}
 }

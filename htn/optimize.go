@@ -191,7 +191,11 @@ func (b *bfs) branchAndBound(ctx context.Context, weights []int64, bound *int64,
 		if stats.Nodes >= roundEnd {
 			next()
 		}
-		for _, c := range b.successors(n) {
+		succ, err := b.successors(n)
+		if err != nil {
+			return err
+		}
+		for _, c := range succ {
 			if c.h == costInf || pruned(c) {
 				stats.DeadEnds++
 				continue

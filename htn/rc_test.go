@@ -56,7 +56,11 @@ func walkRC(t *testing.T, v *view, max int, want func(*bnode) int32) *rcHeuristi
 	for len(open) > 0 && evals < max {
 		n := open[0]
 		open = open[1:]
-		for _, c := range b.successors(n) {
+		succ, err := b.successors(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range succ {
 			evals++
 			w := int64(want(c))
 			if w == rcInf {

@@ -16,8 +16,9 @@ import (
 type view struct {
 	t *ground.Task
 	// grow, when set, grounds t on demand: t grows as the search goes
-	// (SolveGrow)
+	// (SolveGrow); acts is the number of its actions the view has seen
 	grow   *ground.Grow
+	acts   int
 	nA     int // actions: TaskIDs below nA
 	nFacts int
 	meths  []ground.Method // the task's methods, by MethodID

@@ -286,7 +286,11 @@ func TestLazySearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	common, own := "depth-first, grounding on demand", "lazy depth-first"
+	// the common search's name ends so (its portfolio's member first)
+	common, own := "grounding on demand", "lazy depth-first"
+	searchIs := func(st *htn.Stats, want string) bool {
+		return st != nil && (st.Search == want || want == common && strings.HasSuffix(st.Search, common))
+	}
 	for _, e := range []pipeline.Engine{pipeline.Progression, pipeline.Lazy} {
 		for _, c := range []struct {
 			search pipeline.LazySearch
@@ -295,7 +299,7 @@ func TestLazySearch(t *testing.T) {
 			cfg := pipeline.Config{Engine: e, LazySearch: c.search}
 			cfg.Ground.MaxGround = 20
 			res, err := pipeline.Run(context.Background(), p, cfg)
-			if err != nil || res.Engine != pipeline.Lazy || !res.Verified || res.HTN == nil || res.HTN.Search != c.want || res.Lazy == nil || res.Lazy.Methods == 0 {
+			if err != nil || res.Engine != pipeline.Lazy || !res.Verified || !searchIs(res.HTN, c.want) || res.Lazy == nil || res.Lazy.Methods == 0 {
 				t.Errorf("%s, %q: %v; by %s, verified %v, search %+v, on demand %+v", e, c.search, err, res.Engine, res.Verified, res.HTN, res.Lazy)
 			}
 		}
@@ -303,7 +307,7 @@ func TestLazySearch(t *testing.T) {
 	for _, c := range []struct {
 		search pipeline.LazySearch
 		want   string
-	}{{pipeline.LazyDefault, common + ", branch and bound"}, {pipeline.LazyOwn, own}} {
+	}{{pipeline.LazyDefault, "depth-first, grounding on demand, branch and bound"}, {pipeline.LazyOwn, own}} {
 		res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true, LazySearch: c.search})
 		if err != nil || !res.Optimal || res.Plan.TotalCost() != 7 || res.HTN.Search != c.want {
 			t.Errorf("optimising, %q: %v; optimal %v, search %+v", c.search, err, res.Optimal, res.HTN)
@@ -317,7 +321,7 @@ func TestLazySearch(t *testing.T) {
 		t.Fatal("testdata/transport is totally ordered")
 	}
 	res, err := pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy})
-	if err != nil || !res.Verified || res.HTN.Search != common {
+	if err != nil || !res.Verified || !searchIs(res.HTN, common) {
 		t.Errorf("partial order: %v; verified %v, search %+v", err, res.Verified, res.HTN)
 	}
 	if _, err := pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy, LazySearch: pipeline.LazyOwn}); !errors.Is(err, ground.ErrNotSupported) {
@@ -337,7 +341,7 @@ func TestLazySearch(t *testing.T) {
   (:init (ready b))
   (:goal (done)))`)
 	res, err = pipeline.Run(context.Background(), q, pipeline.Config{Engine: pipeline.Lazy})
-	if err != nil || !res.Verified || res.HTN.Search != common || res.Plan.Length() != 1 {
+	if err != nil || !res.Verified || !searchIs(res.HTN, common) || res.Plan.Length() != 1 {
 		t.Errorf("an existential precondition: %v; verified %v, search %+v", err, res.Verified, res.HTN)
 	}
 }
