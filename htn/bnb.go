@@ -2,6 +2,7 @@ package htn
 
 import (
 	"context"
+	"errors"
 	"math"
 
 	"github.com/htnsat/htnsat/ground"
@@ -25,7 +26,7 @@ func OptimizeGrow(ctx context.Context, g *ground.Grow, opt Options, found func(*
 	switch {
 	case bb.plans == 0:
 		return false, stats, err
-	case err == nil || err == ErrNoPlan:
+	case err == nil || errors.Is(err, ErrNoPlan):
 		return true, stats, nil
 	case isContextErr(err):
 		return false, stats, nil
