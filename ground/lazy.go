@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/htnsat/htnsat/hddl"
@@ -39,12 +40,16 @@ type Lazy struct {
 	added   []bool // predicate: some action adds it
 	deleted []bool // predicate: some action deletes it
 
-	facts    []Fact
-	factKey  map[string]FactID
-	byPred   [][]FactID
-	byArg    map[argKey][]FactID
-	staticOn []bool // by fact: a static fact of the initial state
-	init     []FactID
+	facts   []Fact
+	factKey map[string]FactID
+	// factPacked keys the facts packFact packs (a predicate in predBits,
+	// each object in objBits; 0: none), factKey the others
+	factPacked        sets.U64Map
+	objBits, predBits uint
+	byPred            [][]FactID
+	byArg             map[argKey][]FactID
+	staticOn          []bool // by fact: a static fact of the initial state
+	init              []FactID
 
 	actions []*lazySchema   // by lifted action
 	methods [][]*lazySchema // by lifted method: one per disjunct
@@ -258,6 +263,7 @@ func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		types: newTypes(p), total: p.IsTotalOrder(),
 		static: make([]bool, len(d.Predicates)), added: make([]bool, len(d.Predicates)), deleted: make([]bool, len(d.Predicates)),
 	}
+	lz.objBits, lz.predBits = uint(bits.Len(uint(len(p.Objects)))), uint(bits.Len(uint(len(d.Predicates))))
 	norm := &normalizer{ctx: ctx, p: p, types: map[int][]int{}, budget: budget}
 	for i := range lz.static {
 		lz.static[i] = true
@@ -496,8 +502,35 @@ func (lz *Lazy) factKeyOf(pred int, args []int32) []byte {
 	return lz.keyOf(uint32(pred), args)
 }
 
+// packFact packs a fact into a uint64 key when its predicate and
+// objects fit (objBits per argument): the binder's filters look facts up
+// at most of its steps, and hashing a string key for each took 16% of a
+// search over a growing task (IPC Blocksworld-HPDDL pfile_700).
+func (lz *Lazy) packFact(pred int, args []int32) (uint64, bool) {
+	if lz.objBits == 0 || uint(len(args))*lz.objBits+lz.predBits > 64 {
+		return 0, false
+	}
+	// the predicate in the low bits, each argument above it: facts of
+	// one predicate have one arity, so no two facts share a key
+	k, shift := uint64(pred), lz.predBits
+	for _, a := range args {
+		if a < 0 {
+			return 0, false
+		}
+		k |= uint64(a) << shift
+		shift += lz.objBits
+	}
+	return k, true
+}
+
 // find returns the fact's id, or -1 when it was never made.
 func (lz *Lazy) find(pred int, args []int32) FactID {
+	if k, ok := lz.packFact(pred, args); ok {
+		if id, ok := lz.factPacked.Get(k); ok {
+			return FactID(id)
+		}
+		return -1
+	}
 	if id, ok := lz.factKey[string(lz.factKeyOf(pred, args))]; ok {
 		return id
 	}
@@ -506,12 +539,18 @@ func (lz *Lazy) find(pred int, args []int32) FactID {
 
 // intern returns the fact's id, making it if need be.
 func (lz *Lazy) intern(pred int, args []int32) FactID {
-	k := lz.factKeyOf(pred, args)
-	if id, ok := lz.factKey[string(k)]; ok {
-		return id
-	}
 	id := FactID(len(lz.facts))
-	lz.factKey[string(k)] = id
+	if pk, ok := lz.packFact(pred, args); ok {
+		if old, fresh := lz.factPacked.GetOrPut(pk, int32(id)); !fresh {
+			return FactID(old)
+		}
+	} else {
+		k := lz.factKeyOf(pred, args)
+		if old, ok := lz.factKey[string(k)]; ok {
+			return old
+		}
+		lz.factKey[string(k)] = id
+	}
 	f := Fact{Pred: pred, Args: make([]int, len(args))}
 	for i, a := range args {
 		f.Args[i] = int(a)
