@@ -27,6 +27,7 @@ type demand struct {
 func newDemand(ctx context.Context, p *hddl.Problem, cfg Config, member bool) (*demand, error) {
 	d := &demand{cfg: cfg}
 	common := cfg.LazySearch == LazyCommon || cfg.LazySearch == LazyDefault && !member
+	var refused error // why the common search refused p
 	if common {
 		g, err := ground.NewGrow(ctx, p, cfg.Ground)
 		if err == nil {
@@ -36,9 +37,14 @@ func newDemand(ctx context.Context, p *hddl.Problem, cfg Config, member bool) (*
 		if !errors.Is(err, ground.ErrNotSupported) {
 			return nil, err
 		}
+		refused = err
 	}
 	lz, err := ground.NewLazy(ctx, p, cfg.Ground)
 	if err != nil {
+		if refused != nil && errors.Is(err, ground.ErrNotSupported) {
+			// the common search's reason: the own one reads less
+			return nil, refused
+		}
 		return nil, err
 	}
 	d.lz = lz
