@@ -19,8 +19,12 @@ type Options struct {
 	// means a budget proportional to MaxGround.
 	MaxSteps int64
 	// GrowRoom is the room for actions a growing task starts with (Grow;
-	// zero means 1024). It doubles as the actions outgrow it.
+	// zero means growRoom). It doubles as the actions outgrow it.
 	GrowRoom int
+	// NoReach leaves out a growing task's reachability pass (NewGrow),
+	// whose facts filter the instances it serves: a search that must be
+	// quick to start skips it.
+	NoReach bool
 }
 
 // DefaultMaxGround is the default budget of ground actions plus methods.

@@ -102,8 +102,9 @@ type dfs struct {
 	// and reachMasks keeps the goals each task may reach by that hash
 	// (dfs.reachNow)
 	oneWayHash uint64
-	reachMasks map[reachNowKey][]uint64
+	reachMasks map[reachNowKey]*reachMask
 	lookedHash uint64 // oneWayHash at growGoalLost's last look
+	lostLast   bool   // growGoalLost's last look found a goal lost
 	// looked[id] == lookStamp marks task id looked at in growGoalLost's
 	// present look
 	looked    []uint32
@@ -146,6 +147,9 @@ type dfs struct {
 	// task, asks for each task's methods in the reverse of the domain's
 	// order (tryServed)
 	reverse bool
+	// resume, over a growing task, carries the schedule of restarts and
+	// caps across the searches growDFS starts over when the IDs move
+	resume *growResume
 	// weight counts, per compound task, the dead ends it took part in:
 	// it lost its last method while in the network, or it could take a
 	// value of a choice group that no task can take any more. MRV picks
@@ -183,7 +187,7 @@ type dfs struct {
 	// netCap, over a growing task (0: none), bounds the network's alive
 	// nodes in the same way: without the analyses of the whole task,
 	// its recursive methods could lead the search astray in ever longer
-	// networks, each a new node (the lazy engine's bound)
+	// networks, each a new node
 	netCap int
 	// deepenAt, once a path was cut at the depth cap, is the node count
 	// at which the run stops to go on with a doubled cap (errDeepen)
@@ -1204,6 +1208,14 @@ func (s *dfs) search() (bool, error) {
 			return false, errDeepen
 		}
 	}
+	return s.visit(again)
+}
+
+// visit is search past the node's count and limits: the dead-end tests,
+// the caps, the bound, the duplicates, then expand. again tells that the
+// node is looked at again (dfs.again). A check taken within its node
+// (scanFront) is visited without a count of its own.
+func (s *dfs) visit(again bool) (bool, error) {
 	if s.deadEnd > 0 || s.groups != nil && s.groups.zero > 0 || s.goalLost() || s.prot != nil && !again && len(s.path) > 0 && s.threatened() {
 		s.stats.DeadEnds++
 		return false, nil
@@ -1311,8 +1323,11 @@ func (s *dfs) expand() (bool, error) {
 }
 
 // scanFront looks at the tasks the front offers (those of the serial
-// frame and after): a check that holds now is taken at once (it changes
-// nothing and only frees its successors); in eager mode a check that does
+// frame and after): a check that holds now is taken at once, within the
+// node (it changes nothing and only frees its successors; as a node of
+// its own, a third of the nodes of a long plan were checks, and the
+// restarts' node budgets over a growing task bought a third less
+// search); in eager mode a check that does
 // not hold ends the node, as a method's precondition must hold when it is
 // chosen (SHOP2), while the complete mode lets it wait for other tasks to
 // make it true; a compound task left without a live method (its choice
@@ -1329,7 +1344,7 @@ func (s *dfs) scanFront(frame int32) (prims []int32, compound, done, ok bool, er
 			sm := &s.v.meths[nd.id]
 			if s.holds(sm.Pre, sm.NegPre) {
 				s.apply(n)
-				if ok, err := s.search(); ok || err != nil {
+				if ok, err := s.visit(false); ok || err != nil {
 					return nil, false, true, ok, err
 				}
 				s.undo()

@@ -64,18 +64,21 @@ func solveGrow(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound
 
 // growDFS is the depth-first search over a growing task, started over
 // on the grown task when the IDs move (by its own grounding or, in a
-// portfolio, another member's).
+// portfolio, another member's), with the run the move broke off and the
+// caps it had (growResume).
 func growDFS(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound, p *pauser, stats *Stats) (*ground.Solution, error) {
+	resume := &growResume{}
 	for {
 		v := newGrowView(g)
 		s := newDFS(ctx, v, opt, stats, nil)
-		s.pause = p
+		s.pause, s.resume = p, resume
 		if s.bnb = bb; bb != nil {
 			bb.forget() // the IDs may have moved
 		}
 		ok, err := s.run()
 		if errors.Is(err, errRelaid) {
 			stats.Restarts++
+			resume.broken = true
 			continue
 		}
 		if err != nil {
@@ -144,6 +147,40 @@ func growPortfolio(ctx context.Context, g *ground.Grow, opt Options, stats *Stat
 	// each member's exhaustion, its complete search's in partial order,
 	// is a proof
 	return portfolio(ctx, kept, portfolioProbe, portfolioSlice, true, limit, stats)
+}
+
+// growResume is where a depth-first search over a growing task stood in
+// its schedule of restarts (the order of methods and the budget) and of
+// caps when the IDs moved: the search started over on the grown task
+// goes on from there rather than from the first run in the domain's
+// order. (Starting afresh, IPC Blocksworld-HPDDL pfile_700 met three
+// moves and spent 70,000 nodes in the domain's order before the reverse
+// order's run that plans it.)
+type growResume struct {
+	broken                           bool // by a move: restore
+	reverse                          bool
+	budget                           float64
+	netCap, depthCap, repCap, recCap int
+}
+
+// save records s's order and caps as its run begins, and the run's
+// budget.
+func (r *growResume) save(s *dfs, budget float64) {
+	if r == nil {
+		return
+	}
+	r.reverse, r.budget = s.reverse, budget
+	r.netCap, r.depthCap, r.repCap, r.recCap = s.netCap, s.depthCap, s.repCap, s.recCap
+}
+
+// restore puts the order and caps save recorded back into a new search
+// s after a move (runWithRestarts takes the budget).
+func (r *growResume) restore(s *dfs) {
+	if r == nil || !r.broken {
+		return
+	}
+	s.reverse = r.reverse
+	s.netCap, s.depthCap, s.repCap, s.recCap = r.netCap, r.depthCap, r.repCap, r.recCap
 }
 
 // errRelaid ends a search over a growing task whose compound tasks' IDs
@@ -433,11 +470,26 @@ func (s *dfs) growGoalLost() bool {
 	// a look at every node cost more than it saved (IPC
 	// Blocksworld-HPDDL pfile_700: 2.2 s to 5.8 s for the same nodes):
 	// at every growGoalLook-th node, and where the one-way facts
-	// changed, a goal lost shows a few nodes late at most
-	if s.oneWayHash == s.lookedHash && s.stats.Nodes%growGoalLook != 0 {
+	// changed, a goal lost shows a few nodes late at most; and at every
+	// node while the last look found one lost, so that the search
+	// backing up from there meets the loss at each node that still has
+	// it, not at every eighth (a loss by a decomposition, which changes
+	// no fact, showed at a node whose subtree was then searched but for
+	// every eighth node: IPC Multiarm-Blocksworld pfile_02_055 went from
+	// 3,369 nodes to millions when checks stopped being nodes of their
+	// own and the looks fell elsewhere)
+	if !s.lostLast && s.oneWayHash == s.lookedHash && s.stats.Nodes%growGoalLook != 0 {
 		return false
 	}
 	s.lookedHash = s.oneWayHash
+	s.lostLast = s.goalsOutOfReach()
+	return s.lostLast
+}
+
+// goalsOutOfReach is growGoalLost's look: whether a goal in question (not
+// met, and reached only through one-way facts) is beyond the reach of
+// every task of the network in the current state.
+func (s *dfs) goalsOutOfReach() bool {
 	w := s.v.watch
 	gw := s.v.goalW
 	// the goals in question: not met, and every task that may reach
@@ -468,13 +520,7 @@ func (s *dfs) growGoalLost() bool {
 			continue
 		}
 		s.looked[nd.id] = s.lookStamp
-		for k, x := range s.reachNow(nd.id) {
-			for y := want[k] & x; y != 0; y &= y - 1 {
-				left--
-			}
-			want[k] &^= x
-		}
-		if left == 0 {
+		if left = s.reachNow(nd.id, want, left); left == 0 {
 			return false
 		}
 	}
@@ -493,26 +539,59 @@ type reachNowKey struct {
 // maxReachNow bounds the masks dfs.reachNow keeps.
 const maxReachNow = 1 << 16
 
-// reachNow is the mask of the goals task id may still reach in the
-// current state (ground.Watch.MayNow), kept by the hash of its one-way
-// facts, on which alone it depends.
-func (s *dfs) reachNow(id int32) []uint64 {
-	k := reachNowKey{id, s.oneWayHash}
-	if m, ok := s.reachMasks[k]; ok {
-		return m
+// reachMask is what reachNow knows of the goals a task may still reach
+// in states alike in their one-way facts: those known (a bit set over
+// the view's goals), and of those, the ones it may reach.
+type reachMask struct {
+	known, may []uint64
+}
+
+// reachNow clears from want, the goals in question (left of them), those
+// task id may still reach in the current state (ground.Watch.MayNow),
+// and returns how many are left. What it finds is kept by the hash of
+// the state's one-way facts, on which alone it depends, and it asks
+// only of the goals in want that it does not know (a whole task's
+// goals at each look took a quarter of the time of IPC
+// Blocksworld-HPDDL pfile_1000's search, whose goals are a thousand).
+func (s *dfs) reachNow(id int32, want []uint64, left int) int {
+	key := reachNowKey{id, s.oneWayHash}
+	r, ok := s.reachMasks[key]
+	if !ok {
+		if s.reachMasks == nil || len(s.reachMasks) >= maxReachNow {
+			s.reachMasks = map[reachNowKey]*reachMask{}
+		}
+		gw := s.v.goalW
+		may := slices.Clone(s.v.goalMaskU[int(id)*gw : int(id+1)*gw])
+		r = &reachMask{known: make([]uint64, gw), may: may}
+		reach := s.v.reachable(id)
+		for k := range r.known {
+			// beyond its reach: known not to be reached
+			r.known[k] = may[k]
+			if reach == nil {
+				r.known[k] = ^uint64(0)
+			} else {
+				r.known[k] |= ^reach[k]
+			}
+		}
+		s.reachMasks[key] = r
 	}
-	if s.reachMasks == nil || len(s.reachMasks) >= maxReachNow {
-		s.reachMasks = map[reachNowKey][]uint64{}
-	}
-	gw := s.v.goalW
-	m := slices.Clone(s.v.goalMaskU[int(id)*gw : int(id+1)*gw])
-	for k, x := range s.v.reachable(id) {
-		for x &^= m[k]; x != 0; x &= x - 1 {
-			if i := k<<6 + bits.TrailingZeros64(x); s.v.watch.MayNow(ground.TaskID(id), i, s.state) {
-				m[k] |= 1 << (i & 63)
+	for k := range want {
+		if y := want[k] & r.may[k]; y != 0 {
+			want[k] &^= y
+			left -= bits.OnesCount64(y)
+		}
+		for x := want[k] &^ r.known[k]; x != 0; x &= x - 1 {
+			i := k<<6 + bits.TrailingZeros64(x)
+			bit := uint64(1) << (i & 63)
+			r.known[k] |= bit
+			if s.v.watch.MayNow(ground.TaskID(id), i, s.state) {
+				r.may[k] |= bit
+				want[k] &^= bit
+				if left--; left == 0 {
+					return 0
+				}
 			}
 		}
 	}
-	s.reachMasks[k] = m
-	return m
+	return left
 }

@@ -531,6 +531,7 @@ const (
 // run runs the depth-first search, again with a doubled depth cap as long
 // as an exhausted search cut a path at the cap.
 func (s *dfs) run() (bool, error) {
+	s.resume.restore(s)
 	for {
 		s.runStart, s.deepenAt = s.stats.Nodes, 0
 		ok, err := s.runWithRestarts()
@@ -606,9 +607,15 @@ func (s *dfs) runWithRestarts() (bool, error) {
 	if s.opt.RestartBudget > 0 {
 		budget = float64(s.opt.RestartBudget)
 	}
+	if r := s.resume; r != nil && r.broken {
+		// the run the IDs' move broke off begins again, on the grown
+		// task
+		budget, r.broken = r.budget, false
+	}
+	s.limit = s.stats.Nodes + int64(budget)
 	seed := s.opt.Seed
 	for {
-		s.limit = s.stats.Nodes + int64(budget)
+		s.resume.save(s, budget)
 		ok, err := s.search()
 		if err != errRestart {
 			return ok, err
@@ -632,13 +639,15 @@ func (s *dfs) runWithRestarts() (bool, error) {
 		if grow {
 			// the domain's order and its reverse in turn, with the
 			// same budget
-			s.reverse = s.stats.Restarts%2 == 1
+			s.reverse = !s.reverse
 			if !s.reverse {
 				budget *= 2
 			}
+			s.limit = s.stats.Nodes + int64(budget)
 			continue
 		}
 		s.shuffle = s.stats.Restarts%2 == 0
 		budget *= budgetGrowth
+		s.limit = s.stats.Nodes + int64(budget)
 	}
 }
