@@ -19,7 +19,7 @@ func TestFeasibilityAdaptive(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, adaptive := range []bool{false, true} {
-		lz, err := NewLazy(context.Background(), p, Options{})
+		lz, err := newLazy(context.Background(), p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestFeasibleTypedAdds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lz, err := NewLazy(context.Background(), p, Options{})
+	lz, err := newLazy(context.Background(), p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestFreeBindingsStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	lz, err := NewLazy(ctx, p, Options{MaxGround: 1 << 30})
+	lz, err := newLazy(ctx, p, Options{MaxGround: 1 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}

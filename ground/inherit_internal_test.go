@@ -52,7 +52,7 @@ func TestInheritThrough(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lz, err := NewLazy(context.Background(), p, Options{})
+		lz, err := newLazy(context.Background(), p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,9 +11,9 @@ import (
 	"github.com/htnsat/htnsat/internal/sets"
 )
 
-// Lazy grounds a totally ordered problem on demand, for a search that
-// visits a small part of a task too large to ground in full (the lazy
-// engine, htn.SolveLazy). Nothing is instantiated up front: the ground
+// Lazy grounds a problem on demand, for a search that visits a small
+// part of a task too large to ground in full (Grow serves it as a
+// growing Task to progression's search, htn.SolveGrow). Nothing is instantiated up front: the ground
 // tasks, facts and action effects a search meets are made when it meets
 // them and kept (interned) for every later node, and the methods of a task
 // are instantiated against the state in which the task is decomposed, so
@@ -118,10 +118,6 @@ type Lazy struct {
 	stopped bool
 	types
 	key []byte
-
-	// MadeMethods and MadeActions count the ground method instances and
-	// actions made so far.
-	MadeMethods, MadeActions int
 }
 
 // LazyTask is a ground task: a primitive or compound task of the domain
@@ -228,20 +224,10 @@ func Mix64(x uint64) uint64 {
 	return x
 }
 
-// NewLazy prepares p for grounding on demand: it normalises the actions'
-// and methods' preconditions and effects and loads the initial state. The
-// budget (Options.MaxGround) bounds the method instances of one
-// decomposition and the expansion of quantifiers. Partially ordered
-// networks are refused (ErrNotSupported): the lazy engine's own search
-// reads totally ordered ones only (Grow reads both).
-func NewLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
-	if !p.IsTotalOrder() {
-		return nil, fmt.Errorf("grounding on demand of partially ordered networks by the lazy engine's own search is %w", ErrNotSupported)
-	}
-	return newLazy(ctx, p, opt)
-}
-
-// newLazy is NewLazy for a problem in any order.
+// newLazy prepares p for grounding on demand (Grow): it normalises the
+// actions' and methods' preconditions and effects and loads the initial
+// state. The budget (Options.MaxGround) bounds the method instances of
+// one decomposition and the expansion of quantifiers.
 func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 	if p.Constraints != nil {
 		return nil, fmt.Errorf("grounding on demand of an initial network with constraints is %w", ErrNotSupported)
@@ -455,20 +441,6 @@ func (lz *Lazy) Init() *State {
 		s.Set(f, true)
 	}
 	return s
-}
-
-// NumFacts is the number of facts made so far.
-func (lz *Lazy) NumFacts() int { return len(lz.facts) }
-
-// NumTasks is the number of ground tasks made so far.
-func (lz *Lazy) NumTasks() int { return len(lz.tasks) }
-
-// Task returns a ground task.
-func (lz *Lazy) Task(id int32) *LazyTask { return &lz.tasks[id] }
-
-// FactName names a fact.
-func (lz *Lazy) FactName(f FactID) string {
-	return lz.call(lz.d.Predicates[lz.facts[f].Pred].Name, lz.facts[f].Args)
 }
 
 // TaskName names a ground task.
@@ -1153,7 +1125,6 @@ func (lz *Lazy) methodInstances(ref int, targs []int32, check func([]int32) bool
 					return false
 				}
 				out = append(out, LazyMethod{Method: mi, Subtasks: subs, Args: full, Pre: pre, NegPre: neg, Rest: rest})
-				lz.MadeMethods++
 				return true
 			}
 			bd.run()
@@ -1500,7 +1471,6 @@ func (lz *Lazy) action(id int32) *lazyAction {
 	s := lz.actions[t.Ref.Index]
 	a := &lazyAction{schema: t.Ref.Index}
 	lz.acts[id] = a
-	lz.MadeActions++
 	if s == nil {
 		a.never = true
 		return a
@@ -1571,60 +1541,6 @@ func (lz *Lazy) action(id int32) *lazyAction {
 	}
 	return a
 }
-
-// Applicable reports whether primitive task id is applicable in s.
-func (lz *Lazy) Applicable(id int32, s *State) bool {
-	a := lz.action(id)
-	if a.never {
-		return false
-	}
-	if a.exists {
-		sc := lz.actions[a.schema]
-		t := &lz.tasks[id]
-		b := make([]int32, len(sc.vars))
-		for i := range b {
-			b[i] = -1
-		}
-		for i, o := range t.Args {
-			b[i] = int32(o)
-		}
-		bd := &binder{lz: lz, s: sc, b: b, state: s, need: make([]bool, len(sc.vars)), done: make([]bool, len(sc.pos))}
-		markFilterVars(sc, bd.need)
-		found := false
-		bd.yield = func([]int32) bool { found = true; return false }
-		bd.run()
-		return found
-	}
-	for _, f := range a.pre {
-		if !s.Has(f) {
-			return false
-		}
-	}
-	for _, f := range a.neg {
-		if s.Has(f) {
-			return false
-		}
-	}
-	return true
-}
-
-// Effects returns the facts primitive task id deletes and adds (deletes
-// first, then adds, as HDDL applies them).
-func (lz *Lazy) Effects(id int32) (del, add []FactID) {
-	a := lz.action(id)
-	return a.del, a.add
-}
-
-// CostOf returns the cost of the action ref, 0 for a compound task.
-func (lz *Lazy) CostOf(ref hddl.TaskRef) int {
-	if !ref.Primitive {
-		return 0
-	}
-	return lz.d.ActionCost(ref.Index)
-}
-
-// Cost returns the cost of primitive task id.
-func (lz *Lazy) Cost(id int32) int { return lz.d.ActionCost(lz.tasks[id].Ref.Index) }
 
 // Goal reports whether the problem's goal holds in s.
 func (lz *Lazy) Goal(s *State) bool {

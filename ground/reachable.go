@@ -11,8 +11,8 @@ import (
 // but not which fluent facts the actions can ever make true: the full
 // grounder's delete-relaxed reachability. Where that pass fits in a
 // budget far below a full grounding's, a growing task (Grow) runs it
-// once beforehand (reachFacts; not the lazy engine's own search, which
-// runs beside the grounder in the default engine and wins there by
+// once beforehand (reachFacts; not for the default engine's quick
+// member beside the grounder, Options.NoReach, which wins there by
 // starting at once: IPC Rover-GTOHP p30 took 2.9 s with the pass, 0.6 s
 // without): a fluent fact it never reaches can never hold, and
 // a method or action that needs one is infeasible (IPC

@@ -52,7 +52,6 @@ type engineFlags struct {
 	oneDepth    bool
 	trace       bool
 	depth       int
-	lazySearch  string
 }
 
 // groupAnnotation marks the engine flags, which help lists apart.
@@ -72,7 +71,6 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 		to.AddFlagSet(f)
 	}()
 	f.IntVar(&e.cores, "cores", 0, "CPUs --engine auto may use (0: those this process may run on, as taskset and containers set them): on one, in turn: grounding on demand for 3% of the time limit (a totally ordered problem), progression for 75% of what is left, then the SAT engine while progression waits, and progression again if the SAT engine ends without an answer; on more, side by side")
-	f.StringVar(&e.lazySearch, "lazy-search", "auto", "search of a problem grounded on demand: common (progression's depth-first search over a task that grows as the search goes), own (the lazy engine's depth-first search, two orders of methods in turn; totally ordered problems only), or auto (common for --engine lazy and where the grounder refuses a problem, own where auto runs it beside the grounder or first on one core)")
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
@@ -177,15 +175,7 @@ func (e *engineFlags) pipeline(engine pipeline.Engine) (pipeline.Config, error) 
 	if e.cores < 0 {
 		return pipeline.Config{}, fmt.Errorf("--cores %d: give 1 or more, or 0 for the CPUs this process may use", e.cores)
 	}
-	lazy := pipeline.LazySearch(e.lazySearch)
-	switch lazy {
-	case "auto":
-		lazy = pipeline.LazyDefault
-	case pipeline.LazyOwn, pipeline.LazyCommon:
-	default:
-		return pipeline.Config{}, &usageError{fmt.Errorf("--lazy-search %q: want auto, common or own", e.lazySearch)}
-	}
-	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: sat, Cores: e.cores, LazySearch: lazy}, nil
+	return pipeline.Config{Engine: engine, Ground: ground.Options{MaxGround: e.maxGround}, NoFold: e.noFold, HTN: o, SAT: sat, Cores: e.cores}, nil
 }
 
 // compare is the configuration of the Sudoku engines.

@@ -67,7 +67,6 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"parse", "only-one"}, exitUsage, "accepts 2 arg(s)"},
 		{[]string{"frobnicate"}, exitUsage, "unknown command"},
 		{[]string{"plan", "--bogus", sudokuDomain, paperOrdered}, exitUsage, "unknown flag"},
-		{[]string{"plan", "--lazy-search", "mine", sudokuDomain, paperOrdered}, exitUsage, "want auto, common or own"},
 		{[]string{"parse", "/does/not/exist", paperOrdered}, exitFailure, "no such file"},
 		{[]string{"sudoku", "solve", "12345"}, exitFailure, "has 5"},
 		{[]string{"ipc", t.TempDir(), "--status", "timeout"}, exitUsage, "give --from CSV"},

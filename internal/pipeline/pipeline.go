@@ -34,32 +34,10 @@ const (
 	// other engine is stopped.
 	Auto Engine = "auto"
 	// Lazy is the progression search over a problem grounded on demand
-	// (see LazySearch), for problems whose full grounding is too large.
+	// (see demand), for problems whose full grounding is too large.
 	// Progression and Auto turn to it themselves when the grounder
 	// refuses (Result.Fallback).
 	Lazy Engine = "lazy"
-)
-
-// LazySearch is the search of a problem grounded on demand: progression's
-// depth-first search over a task that grows as it goes (ground.Grow,
-// htn.SolveGrow), or the lazy engine's own (ground.Lazy, htn.SolveLazy).
-type LazySearch string
-
-const (
-	// LazyDefault is the common search where the lazy engine plans
-	// (Engine Lazy, and a problem the grounder refused), the own search
-	// where it is Auto's quick member, beside the grounder or before it
-	// on one core. Every fourth IPC 2020 total-order problem at 10 s,
-	// Auto with the own search there against the common one: on one
-	// core 198 against 196 (its reachability pass took Hiking p29 past
-	// the 3% of the time Auto gives it), 199 against 198 without the
-	// pass; on two, 203 against 199 without the pass (the own search
-	// solves Blocksworld-HPDDL pfile_700 and pfile_1000 in 1.3 s).
-	LazyDefault LazySearch = ""
-	// LazyOwn is the own search everywhere.
-	LazyOwn LazySearch = "own"
-	// LazyCommon is the common search everywhere.
-	LazyCommon LazySearch = "common"
 )
 
 // ParseEngine reads an engine name: progression, htn-sat (or sat), auto
@@ -110,9 +88,6 @@ type Config struct {
 	// NoLazy keeps Progression and Auto from turning to the lazy engine
 	// when the full grounding is too large.
 	NoLazy bool
-	// LazySearch chooses the search of the problems grounded on demand
-	// (see demand).
-	LazySearch LazySearch
 	// Cores is how many CPUs Auto may use (0: the CPUs this process may
 	// run on). On two or more it runs its engines side by side (and the
 	// lazy engine beside the grounder); on one, in turn (oneCore).

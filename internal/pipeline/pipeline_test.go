@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/hddl"
 	"github.com/htnsat/htnsat/htn"
 	"github.com/htnsat/htnsat/internal/pipeline"
@@ -241,6 +240,10 @@ func TestAutoOneCoreLazyFirst(t *testing.T) {
 	if err != nil || res.Engine != pipeline.Lazy || !res.Verified || res.Task != nil {
 		t.Errorf("with a limit: %v, by %s, verified %v, grounded %v", err, res.Engine, res.Verified, res.Task != nil)
 	}
+	// the quick member: depth-first search alone over the growing task
+	if res.HTN == nil || res.HTN.Search != "depth-first, grounding on demand" {
+		t.Errorf("the quick member's search: %+v", res.HTN)
+	}
 	// without a limit (a small problem: the ground search answers)
 	_, small, err := hddl.Load("../../testdata/costs/domain.hddl", "../../testdata/costs/problem.hddl")
 	if err != nil {
@@ -274,44 +277,33 @@ func TestAutoOneCoreResumes(t *testing.T) {
 	}
 }
 
-// TestLazySearch: by default (and with LazyCommon) a problem grounded on
-// demand is searched by progression's depth-first search over the growing
-// task (where the grounding is refused, and with the lazy engine asked
-// for; an optimising run by branch and bound), with LazyOwn by the lazy
-// engine's own; a partially ordered problem is read by the former only; an action whose precondition has a
+// TestGroundOnDemand: a problem grounded on demand is searched by
+// progression's search over the growing task, where the grounding is
+// refused and with the lazy engine asked for (an optimising run by branch
+// and bound), in partial order too; an action whose precondition has a
 // variable of its own is the action under each binding of it
 // (ground.Grow).
-func TestLazySearch(t *testing.T) {
+func TestGroundOnDemand(t *testing.T) {
 	_, p, err := hddl.Load("../../testdata/costs/domain.hddl", "../../testdata/costs/problem.hddl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the common search's name ends so (its portfolio's member first)
-	common, own := "grounding on demand", "lazy depth-first"
+	// the search's name ends so (its portfolio's member first)
+	const common = "grounding on demand"
 	searchIs := func(st *htn.Stats, want string) bool {
 		return st != nil && (st.Search == want || want == common && strings.HasSuffix(st.Search, common))
 	}
 	for _, e := range []pipeline.Engine{pipeline.Progression, pipeline.Lazy} {
-		for _, c := range []struct {
-			search pipeline.LazySearch
-			want   string
-		}{{pipeline.LazyDefault, common}, {pipeline.LazyCommon, common}, {pipeline.LazyOwn, own}} {
-			cfg := pipeline.Config{Engine: e, LazySearch: c.search}
-			cfg.Ground.MaxGround = 20
-			res, err := pipeline.Run(context.Background(), p, cfg)
-			if err != nil || res.Engine != pipeline.Lazy || !res.Verified || !searchIs(res.HTN, c.want) || res.Lazy == nil || res.Lazy.Methods == 0 {
-				t.Errorf("%s, %q: %v; by %s, verified %v, search %+v, on demand %+v", e, c.search, err, res.Engine, res.Verified, res.HTN, res.Lazy)
-			}
+		cfg := pipeline.Config{Engine: e}
+		cfg.Ground.MaxGround = 20
+		res, err := pipeline.Run(context.Background(), p, cfg)
+		if err != nil || res.Engine != pipeline.Lazy || !res.Verified || !searchIs(res.HTN, common) || res.Lazy == nil || res.Lazy.Methods == 0 {
+			t.Errorf("%s: %v; by %s, verified %v, search %+v, on demand %+v", e, err, res.Engine, res.Verified, res.HTN, res.Lazy)
 		}
 	}
-	for _, c := range []struct {
-		search pipeline.LazySearch
-		want   string
-	}{{pipeline.LazyDefault, "depth-first, grounding on demand, branch and bound"}, {pipeline.LazyOwn, own}} {
-		res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true, LazySearch: c.search})
-		if err != nil || !res.Optimal || res.Plan.TotalCost() != 7 || res.HTN.Search != c.want {
-			t.Errorf("optimising, %q: %v; optimal %v, search %+v", c.search, err, res.Optimal, res.HTN)
-		}
+	res, err := pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.Lazy, Optimize: true})
+	if err != nil || !res.Optimal || res.Plan.TotalCost() != 7 || res.HTN.Search != "depth-first, grounding on demand, branch and bound" {
+		t.Errorf("optimising: %v; optimal %v, search %+v", err, res.Optimal, res.HTN)
 	}
 	_, po, err := hddl.Load("../../testdata/transport/domain.hddl", "../../testdata/transport/problem.hddl")
 	if err != nil {
@@ -320,12 +312,9 @@ func TestLazySearch(t *testing.T) {
 	if po.IsTotalOrder() {
 		t.Fatal("testdata/transport is totally ordered")
 	}
-	res, err := pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy})
+	res, err = pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy})
 	if err != nil || !res.Verified || !searchIs(res.HTN, common) {
 		t.Errorf("partial order: %v; verified %v, search %+v", err, res.Verified, res.HTN)
-	}
-	if _, err := pipeline.Run(context.Background(), po, pipeline.Config{Engine: pipeline.Lazy, LazySearch: pipeline.LazyOwn}); !errors.Is(err, ground.ErrNotSupported) {
-		t.Errorf("partial order, the own search: %v, want ErrNotSupported", err)
 	}
 	q := testutil.ParseHDDL(t, `(define (domain d)
   (:requirements :typing :hierarchy :existential-preconditions)

@@ -19,22 +19,6 @@ import (
 	"github.com/htnsat/htnsat/verify"
 )
 
-// solveLazy grounds p on demand, searches, and verifies the plan (written
-// and read back) when there is one.
-func solveLazy(t testing.TB, ctx context.Context, p *hddl.Problem, opt htn.Options) (*plan.Plan, *htn.Stats, error) {
-	t.Helper()
-	lz, err := ground.NewLazy(ctx, p, ground.Options{})
-	if err != nil {
-		t.Fatalf("NewLazy: %v", err)
-	}
-	pl, st, err := htn.SolveLazy(ctx, lz, opt)
-	if err != nil {
-		return nil, st, err
-	}
-	verifyWritten(t, p, pl)
-	return pl, st, nil
-}
-
 // verifyWritten fails t unless plan pl of p, written and read back,
 // verifies.
 func verifyWritten(t testing.TB, p *hddl.Problem, pl *plan.Plan) {
@@ -48,10 +32,6 @@ func verifyWritten(t testing.TB, p *hddl.Problem, pl *plan.Plan) {
 	}
 }
 
-// The lazy engine agrees with the ground one on every totally ordered
-// problem of testdata and the paper's Sudoku (orderedProblems): a
-// verified plan where the ground search finds one, a proof there is none
-// where it proves none.
 // orderedProblems returns the totally ordered problems of testdata and the
 // paper's Sudoku (ordered network), with their names.
 func orderedProblems(t *testing.T) ([]*hddl.Problem, []string) {
@@ -90,23 +70,6 @@ func testdataProblems(t *testing.T, glob string, keep func(*hddl.Problem) bool) 
 	return probs, names
 }
 
-func TestSolveLazyAgrees(t *testing.T) {
-	probs, names := orderedProblems(t)
-	for i, p := range probs {
-		t.Run(names[i], func(t *testing.T) {
-			task := testutil.Ground(t, p)
-			_, _, gerr := htn.Solve(context.Background(), testutil.Compact(t, task).Task, htn.Options{})
-			pl, _, err := solveLazy(t, context.Background(), p, htn.Options{})
-			switch {
-			case gerr == nil && err != nil:
-				t.Fatalf("the ground search finds a plan, the lazy one: %v", err)
-			case errors.Is(gerr, htn.ErrNoPlan) && !errors.Is(err, htn.ErrNoPlan):
-				t.Fatalf("the ground search proves there is no plan, the lazy one: %v (%v)", err, pl)
-			}
-		})
-	}
-}
-
 const lazyDomain = `(define (domain chain)
   (:requirements :typing :hierarchy :negative-preconditions)
   (:types node)
@@ -128,50 +91,70 @@ func lazyProblem(t *testing.T, edges string, to string) *hddl.Problem {
   (:init (at a) (visited a) `+edges+`))`)
 }
 
-// A recursive domain: a path is found through a graph with a dead end
-// and a cycle; with the target out of reach the search proves that there
-// is no plan; the node limit and the context stop it.
-func TestSolveLazyRecursive(t *testing.T) {
+// A recursive domain grounded on demand: a path is found through a
+// graph with a dead end and a cycle, by each search and by Auto's quick
+// member's configuration (depth-first, no value order, no reachability
+// pass); with the target out of reach the search proves that there is
+// no plan; the node limit and the context stop it.
+func TestSolveGrowRecursive(t *testing.T) {
 	edges := "(edge a b) (edge b a) (edge a c) (edge c d) (edge d c) (edge d e)"
-	pl, _, err := solveLazy(t, context.Background(), lazyProblem(t, edges, "e"), htn.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := len(pl.Actions); got != 3 {
-		t.Errorf("plan of %d actions, want 3 (a-c-d-e):\n%s", got, pl)
-	}
-	_, _, err = solveLazy(t, context.Background(), lazyProblem(t, "(edge a b) (edge b c) (edge c a) (edge e d)", "d"), htn.Options{})
-	if !errors.Is(err, htn.ErrNoPlan) {
-		t.Errorf("unreachable target: %v, want ErrNoPlan", err)
-	}
-	_, _, err = solveLazy(t, context.Background(), lazyProblem(t, edges, "e"), htn.Options{MaxNodes: 2})
-	if !errors.Is(err, htn.ErrNodeLimit) {
-		t.Errorf("node limit: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	lz, err := ground.NewLazy(context.Background(), lazyProblem(t, edges, "e"), ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// a cancelled search stops within its first check (every 1,024 nodes)
-	// or finds its small plan first; it never runs on
-	done := make(chan error, 1)
-	go func() { _, _, err := htn.SolveLazy(ctx, lz, htn.Options{}); done <- err }()
-	select {
-	case err := <-done:
-		if err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("cancelled: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the cancelled search did not stop")
+	quick := func(opt htn.Options) htn.Options { opt.Search, opt.NoValueOrder = htn.DFS, true; return opt }
+	for _, c := range []struct {
+		name string
+		gopt ground.Options
+		opt  htn.Options
+	}{{"auto", ground.Options{}, htn.Options{}}, {"dfs", ground.Options{}, htn.Options{Search: htn.DFS}},
+		{"gbfs", ground.Options{}, htn.Options{Search: htn.GBFS}}, {"quick", ground.Options{NoReach: true}, quick(htn.Options{})}} {
+		t.Run(c.name, func(t *testing.T) {
+			pl, _, err := solveGrow(t, context.Background(), lazyProblem(t, edges, "e"), c.gopt, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(pl.Actions); got != 3 && c.opt.Search != htn.GBFS {
+				t.Errorf("plan of %d actions, want 3 (a-c-d-e):\n%s", got, pl)
+			}
+			_, _, err = solveGrow(t, context.Background(), lazyProblem(t, "(edge a b) (edge b c) (edge c a) (edge e d)", "d"), c.gopt, c.opt)
+			if !errors.Is(err, htn.ErrNoPlan) {
+				t.Errorf("unreachable target: %v, want ErrNoPlan", err)
+			}
+			// a plan of more steps than the limit (looked at every few
+			// nodes)
+			opt := c.opt
+			opt.MaxNodes = 2
+			_, bw, err := hddl.Load("../testdata/blocksworld-gtohp/domain.hddl", "../testdata/blocksworld-gtohp/problem.hddl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = solveGrow(t, context.Background(), bw, c.gopt, opt)
+			if !errors.Is(err, htn.ErrNodeLimit) {
+				t.Errorf("node limit: %v", err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			g, err := ground.NewGrow(context.Background(), lazyProblem(t, edges, "e"), c.gopt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// a cancelled search stops within its first check or finds
+			// its small plan first; it never runs on
+			done := make(chan error, 1)
+			go func() { _, _, err := htn.SolveGrow(ctx, g, c.opt); done <- err }()
+			select {
+			case err := <-done:
+				if err != nil && !errors.Is(err, context.Canceled) {
+					t.Errorf("cancelled: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the cancelled search did not stop")
+			}
+		})
 	}
 }
 
 // On the problems of IPC 2020 whose full grounding is refused as too
 // large, grounding on demand plans: each of the five Childsnack and
 // Minecraft-Player problems below within 20 s, every plan verified.
-func TestSolveLazyTooLarge(t *testing.T) {
+func TestSolveGrowTooLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("IPC problems: not in -short")
 	}
@@ -193,7 +176,7 @@ func TestSolveLazyTooLarge(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			if _, _, err := solveLazy(t, ctx, p, htn.Options{}); err != nil {
+			if _, _, err := solveGrow(t, ctx, p, ground.Options{}, htn.Options{}); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -202,9 +185,8 @@ func TestSolveLazyTooLarge(t *testing.T) {
 
 // The first problem of each IPC 2020 total-order domain, grounded on
 // demand with 3 s each: every plan verified, and at least 21 of the 24
-// solved (22 at the time of writing; the two left, Entertainment and
-// Freecell, need the heuristics of the ground search).
-func TestSolveLazyIPC(t *testing.T) {
+// solved.
+func TestSolveGrowIPC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("IPC problems: not in -short")
 	}
@@ -229,7 +211,7 @@ func TestSolveLazyIPC(t *testing.T) {
 		}
 		tried++
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		_, _, err = solveLazy(t, ctx, p, htn.Options{})
+		_, _, err = solveGrow(t, ctx, p, ground.Options{}, htn.Options{})
 		cancel()
 		if err == nil {
 			solved++
@@ -239,41 +221,5 @@ func TestSolveLazyIPC(t *testing.T) {
 	}
 	if tried != 24 || solved < 21 {
 		t.Errorf("solved %d of %d first problems, want at least 21 of 24", solved, tried)
-	}
-}
-
-// OptimizeLazy: ever cheaper plans, each verified, the last proven
-// optimal and as cheap as the ground search's proven optimum (travel
-// domain with costs: 8, then 7; Rover-style chain: the shortest path).
-func TestOptimizeLazy(t *testing.T) {
-	_, p, err := hddl.Load("../testdata/costs/domain.hddl", "../testdata/costs/problem.hddl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lz, err := ground.NewLazy(context.Background(), p, ground.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var costs []int64
-	optimal, _, err := htn.OptimizeLazy(context.Background(), lz, htn.Options{}, func(pl *plan.Plan) error {
-		if err := verify.Verify(context.Background(), p, pl); err != nil {
-			t.Fatalf("verify: %v\n%s", err, pl)
-		}
-		if n := len(costs); n > 0 && pl.TotalCost() >= costs[n-1] {
-			t.Errorf("plan of cost %d after one of %d", pl.TotalCost(), costs[n-1])
-		}
-		costs = append(costs, pl.TotalCost())
-		return nil
-	})
-	if err != nil || !optimal || len(costs) == 0 {
-		t.Fatalf("optimal %v, costs %v: %v", optimal, costs, err)
-	}
-	task := testutil.Ground(t, p)
-	_, gopt, _, err := htn.Optimize(context.Background(), testutil.Compact(t, task).Task, htn.Options{}, htn.Anytime{Optimal: true})
-	if err != nil || !gopt {
-		t.Fatalf("ground optimum: %v (proven %v)", err, gopt)
-	}
-	if last := costs[len(costs)-1]; last != 7 {
-		t.Errorf("lazy optimum %d, want 7 (costs %v)", last, costs)
 	}
 }
