@@ -1,1 +1,1 @@
-taskset -c 1 htnsat compare -f sudoku/sets/36x36/given40.txt --timeout 20s
+htnsat compare -f sudoku/sets/36x36/given40.txt --timeout 20s

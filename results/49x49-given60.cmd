@@ -1,1 +1,1 @@
-taskset -c 1 htnsat compare -f sudoku/sets/49x49/given60.txt --timeout 20s
+htnsat compare -f sudoku/sets/49x49/given60.txt --timeout 20s
