@@ -795,6 +795,32 @@ func (w *Watch) MayNow(id TaskID, i int, state []uint64) bool {
 	return may
 }
 
+// MayAdd reports whether some decomposition of task id may add fact f,
+// as the lifted domain tells (the effect patterns, without the one-way
+// facts they need): false only when none can, whatever is grounded
+// later. An action answers by its ground effects.
+func (g *Grow) MayAdd(id TaskID, f FactID) bool {
+	if g.effects == nil {
+		g.effects = newLiftedEffects(g.lz)
+	}
+	fact := &g.lz.facts[f]
+	may := false
+	var loc [maxLocals]int32
+	g.visit(id, func(add, _ []FactID) {
+		may = may || slices.Contains(add, f)
+	}, func(ref hddl.TaskRef, arg func(i int) int32) {
+		for _, p := range g.effects.of(ref) {
+			if may {
+				return
+			}
+			if p.pred == int32(fact.Pred) && !p.del && p.matches(arg, fact, loc[:]) {
+				may = true
+			}
+		}
+	})
+	return may
+}
+
 // visit tells facts the ground effects of task id when it is an action
 // (or stands for one), or else pats each lifted task below it with its
 // arguments (-1: open).

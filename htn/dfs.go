@@ -359,7 +359,9 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	if !opt.NoDeadEnds && !opt.NoReach {
 		s.reach = newReach(v)
 	}
-	if !opt.NoDeadEnds && !opt.NoProtect && v.total {
+	if !opt.NoProtect && v.total && (!opt.NoDeadEnds || v.grow != nil) {
+		// over a growing task too: what the tasks in between may add
+		// is told by the lifted domain (protect.go)
 		s.prot = newProtect(v)
 	}
 	// the initial network

@@ -407,6 +407,14 @@ func (s *dfs) serve(n int32, skip, limit int) ([]ground.MethodID, bool, error) {
 	for len(s.inNet) < t.NumTasks() {
 		s.inNet = append(s.inNet, 0)
 	}
+	if p := s.prot; p != nil {
+		for len(p.need) < v.nFacts {
+			p.need = append(p.need, 0)
+		}
+		for len(p.seen) < t.NumTasks() {
+			p.seen = append(p.seen, 0)
+		}
+	}
 	for len(s.methDead) < len(t.Methods) {
 		s.methDead = append(s.methDead, false)
 		s.checkIn = append(s.checkIn, 0)

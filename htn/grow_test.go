@@ -148,6 +148,53 @@ func TestGrowWatchClosed(t *testing.T) {
 	}
 }
 
+// What a task of a growing task may add (ground.Grow.MayAdd, from the
+// lifted domain) is closed upwards over what the search instantiated: an
+// action may add what it adds, and a task whatever a subtask of one of
+// its methods may add. A claim too narrow would let the protection of
+// the facts later steps need (htn/protect.go) kill a node with a plan
+// below it.
+func TestGrowMayAddClosed(t *testing.T) {
+	probs, names := orderedProblems(t)
+	checked := 0
+	for i, p := range probs {
+		t.Run(names[i], func(t *testing.T) {
+			g, err := ground.NewGrow(context.Background(), p, ground.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := htn.SolveGrow(context.Background(), g, htn.Options{Search: htn.DFS, NoProtect: true}); err != nil && !errors.Is(err, htn.ErrNoPlan) {
+				t.Fatal(err)
+			}
+			task := g.Task
+			for a := 0; a < g.NumActions(); a++ {
+				for _, f := range task.Actions[a].Add {
+					if !g.MayAdd(ground.TaskID(a), f) {
+						t.Errorf("action %s adds %s, MayAdd says no", task.TaskName(ground.TaskID(a)), task.FactName(f))
+					}
+				}
+			}
+			for mi := range task.Methods {
+				m := &task.Methods[mi]
+				for _, st := range m.Subtasks {
+					if int(st) >= len(task.Actions) {
+						continue
+					}
+					for _, f := range task.Actions[st].Add {
+						checked++
+						if !g.MayAdd(m.Task, f) {
+							t.Errorf("%s adds %s below %s, MayAdd of the latter says no", task.TaskName(st), task.FactName(f), task.TaskName(m.Task))
+						}
+					}
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Error("no method with an action was checked")
+	}
+}
+
 // The search over a growing task watches the goals (view.growGoals): in
 // testdata's Blocksworld-GTOHP problem, where a method may take a block
 // off its goal place, it finds the plan in 233 nodes; without, 104,412.

@@ -23,6 +23,12 @@ import (
 // brought, hundreds of steps later, and the search had to undo them all
 // first.
 //
+// Over a growing task (htn.SolveGrow), whose compound tasks may not
+// have all their methods made yet, what a compound task in between may
+// add is what the lifted domain's effects carried up through the
+// methods may add (ground.Grow.MayAdd), an over-approximation that keeps
+// every kill sound.
+//
 // The reach (reach.go) sees what the network as a whole can still add,
 // per component of the task graph; this check sees the order, and what
 // each task before the waiting step reaches through the methods still
@@ -156,7 +162,9 @@ func (s *dfs) addable(f ground.FactID, a int32) bool {
 	}
 	p.stack = p.stack[:0]
 	// adds reports whether task id is a live action that adds f, and
-	// queues it for the task graph walk if it is a compound task not met
+	// queues it for the task graph walk if it is a compound task not met;
+	// over a growing task, whose methods may not all be made yet, the
+	// lifted domain tells what a compound task may add
 	adds := func(id ground.TaskID) bool {
 		if p.seen[id] == p.gen {
 			return false
@@ -164,6 +172,9 @@ func (s *dfs) addable(f ground.FactID, a int32) bool {
 		p.seen[id] = p.gen
 		if int(id) < s.v.nA {
 			return !s.actDead[id] && slices.Contains(s.v.t.Actions[id].Add, f)
+		}
+		if s.v.grow != nil {
+			return s.v.grow.MayAdd(id, f)
 		}
 		p.stack = append(p.stack, int32(id))
 		return false
