@@ -65,9 +65,9 @@ type Grow struct {
 // growRoom is the room for actions a growing task starts with by
 // default (Options.GrowRoom). A search over the task starts over when
 // the IDs move (htn.SolveGrow): with room for 1,024, IPC
-// Blocksworld-HPDDL pfile_700's 4,087 actions moved them three times
-// and its depth-first search took 127,348 nodes instead of 38,252. The
-// room costs a few bytes per action in the task and its searches.
+// Blocksworld-HPDDL pfile_700's 4,087 actions moved them three times,
+// each time costing the search what it had done in the run. The room
+// costs a few bytes per action in the task and its searches.
 const growRoom = 1 << 14
 
 // NewGrow prepares p for grounding on demand into a growing Task (see
@@ -769,13 +769,27 @@ func (w *Watch) Conditional(i int) bool { return w.cond[i] }
 // (delete) fact fs[i] from the state (its fluent facts as a bit set over
 // FactIDs): one of Mark's ways whose one-way facts hold there.
 func (w *Watch) MayNow(id TaskID, i int, state []uint64) bool {
-	g := w.g
-	f := w.fs[i]
-	del := i >= w.delFrom
-	s := &State{bits: state}
+	return w.g.mayChange(id, w.fs[i], i >= w.delFrom, &State{bits: state})
+}
+
+// MayAdd reports whether some decomposition of task id may add fact f,
+// as the lifted domain tells (the effect patterns, whatever one-way facts
+// they need): false only when none can, whatever is grounded later. An
+// action answers by its ground effects.
+func (g *Grow) MayAdd(id TaskID, f FactID) bool {
+	if g.effects == nil {
+		g.effects = newLiftedEffects(g.lz)
+	}
+	return g.mayChange(id, f, false, nil)
+}
+
+// mayChange reports whether some decomposition of task id may add (del:
+// delete) fact f, in state s when not nil (the one-way facts a pattern
+// needs must hold there).
+func (g *Grow) mayChange(id TaskID, f FactID, del bool, s *State) bool {
 	may := false
 	var loc [maxLocals]int32
-	w.g.visit(id, func(add, dels []FactID) {
+	g.visit(id, func(add, dels []FactID) {
 		if del {
 			may = may || slices.Contains(dels, f)
 		} else {
@@ -787,33 +801,7 @@ func (w *Watch) MayNow(id TaskID, i int, state []uint64) bool {
 			if may {
 				return
 			}
-			if p.pred == int32(fact.Pred) && p.del == del && p.matches(arg, fact, loc[:]) && g.lz.needsHold(&p, arg, loc[:], s) {
-				may = true
-			}
-		}
-	})
-	return may
-}
-
-// MayAdd reports whether some decomposition of task id may add fact f,
-// as the lifted domain tells (the effect patterns, without the one-way
-// facts they need): false only when none can, whatever is grounded
-// later. An action answers by its ground effects.
-func (g *Grow) MayAdd(id TaskID, f FactID) bool {
-	if g.effects == nil {
-		g.effects = newLiftedEffects(g.lz)
-	}
-	fact := &g.lz.facts[f]
-	may := false
-	var loc [maxLocals]int32
-	g.visit(id, func(add, _ []FactID) {
-		may = may || slices.Contains(add, f)
-	}, func(ref hddl.TaskRef, arg func(i int) int32) {
-		for _, p := range g.effects.of(ref) {
-			if may {
-				return
-			}
-			if p.pred == int32(fact.Pred) && !p.del && p.matches(arg, fact, loc[:]) {
+			if p.pred == int32(fact.Pred) && p.del == del && p.matches(arg, fact, loc[:]) && (s == nil || g.lz.needsHold(&p, arg, loc[:], s)) {
 				may = true
 			}
 		}

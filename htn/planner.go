@@ -612,9 +612,9 @@ func (s *dfs) runWithRestarts() (bool, error) {
 		// task
 		budget, r.broken = r.budget, false
 	}
-	s.limit = s.stats.Nodes + int64(budget)
 	seed := s.opt.Seed
 	for {
+		s.limit = s.stats.Nodes + int64(budget)
 		s.resume.save(s, budget)
 		ok, err := s.search()
 		if err != errRestart {
@@ -643,11 +643,9 @@ func (s *dfs) runWithRestarts() (bool, error) {
 			if !s.reverse {
 				budget *= 2
 			}
-			s.limit = s.stats.Nodes + int64(budget)
 			continue
 		}
 		s.shuffle = s.stats.Restarts%2 == 0
 		budget *= budgetGrowth
-		s.limit = s.stats.Nodes + int64(budget)
 	}
 }
