@@ -11,6 +11,7 @@ import (
 	"github.com/htnsat/htnsat/ground"
 	"github.com/htnsat/htnsat/internal/progress"
 	"github.com/htnsat/htnsat/internal/sets"
+	"github.com/htnsat/htnsat/plan"
 )
 
 // The depth-first progression search works on one state and one task
@@ -328,6 +329,7 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 		// end (dfs.search), for good
 		s.visited = newSeenSet()
 		s.visited.max = maxSeen
+		s.visited.gauge = plan.MemoryGaugeOf(ctx)
 		s.failed = true
 	}
 	// a recursive network's nodes are all recorded (search), by content
@@ -401,6 +403,7 @@ func newDFS(ctx context.Context, v *view, opt Options, stats *Stats, groups []gr
 	}
 	if v.recursive {
 		s.visited = newSeenSet()
+		s.visited.gauge = plan.MemoryGaugeOf(ctx)
 		s.depthCap = firstDepthCap
 		s.repCap = firstRepCap
 		if v.grow != nil {

@@ -170,6 +170,35 @@ func TestSeenSetBound(t *testing.T) {
 	}
 }
 
+// TestSeenSetRoom: a set whose doubling would take the process past
+// roomShare of its memory limit starts over at the size it has; with
+// room it grows as before.
+func TestSeenSetRoom(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		used  int64
+		grows bool
+	}{{"room", 0, true}, {"no-room", 1 << 30, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			v := newSeenSet()
+			v.gauge = func() (int64, int64) { return c.used, 1 << 30 }
+			const n = 5000
+			for i := range uint64(n) {
+				v.put([2]uint64{i + 1, i}, int32(i))
+			}
+			if got := v.t.n == n; got != c.grows {
+				t.Fatalf("%d entries in %d slots after %d puts: grown %v, want %v", v.t.n, len(v.t.slots), n, got, c.grows)
+			}
+			if !c.grows && len(v.t.slots) != 1024 {
+				t.Errorf("%d slots, want the first table's 1024", len(v.t.slots))
+			}
+			if k, ok := v.get([2]uint64{n, n - 1}); !ok || k != n-1 {
+				t.Errorf("last put: %d, %v", k, ok)
+			}
+		})
+	}
+}
+
 // TestSeenTable checks the open-addressing table against a Go map over
 // growth, overwrites, the all-zero hash and clearing, with hashes whose
 // low bits collide so that probes run long.
