@@ -36,10 +36,9 @@ type seenSet struct {
 // process to when its table doubles: past it the table starts over at
 // the size it has, which only prunes less, where growing would end the
 // search at the limit. IPC 2023 Freecell's depth-first search records
-// every node of its recursive network and meets almost none again: the
-// table was nine tenths of the heap (probfreecell-08-1 after 20 s: 1,152
-// of 1,287 MB), and 29 of the domain's problems stopped at the 6 GiB
-// limit within 60 s (results/ipc2023-auto.csv at d103b2a).
+// every node of its recursive network and meets none again in 3 million:
+// the table was nine tenths of its heap (probfreecell-08-1 after 20 s:
+// 1,152 of 1,287 MB).
 const roomShare = 0.75
 
 func newSeenSet() *seenSet {
@@ -78,8 +77,8 @@ func (v *seenSet) put(h [2]uint64, n int32) {
 
 // fits reports whether the table can take one more entry: it has room,
 // or no gauge, or its doubling leaves the process within roomShare of
-// the memory limit. Asked only when the table is full, so the gauge is
-// read once in some hundreds of thousands of entries.
+// the memory limit. The gauge is read only when the table is full: once
+// per doubling, or once per fill after it starts over.
 func (v *seenSet) fits() bool {
 	t := &v.t
 	if v.gauge == nil || !t.full() {
