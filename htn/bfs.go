@@ -55,6 +55,8 @@ type bnode struct {
 	// more, when set, makes the node stand for decompositions still to
 	// be made (see bmore): not a search node of its own
 	more *bmore
+	// chained: the node is the end of a forced chain (see forward)
+	chained bool
 }
 
 type bheap struct {
@@ -80,9 +82,11 @@ func (h *bheap) f(n *bnode) int64 {
 	return 4*n.g + w*n.h
 }
 
-func (h *bheap) Len() int { return len(h.nodes) }
-func (h *bheap) Less(i, j int) bool {
-	a, b := h.nodes[i], h.nodes[j]
+func (h *bheap) Len() int           { return len(h.nodes) }
+func (h *bheap) Less(i, j int) bool { return h.before(h.nodes[i], h.nodes[j]) }
+
+// before is the open list's order: whether a comes out before b.
+func (h *bheap) before(a, b *bnode) bool {
 	if fa, fb := h.f(a), h.f(b); fa != fb {
 		return fa < fb
 	}
@@ -125,7 +129,21 @@ type bfs struct {
 	pause  *pauser // nil outside the portfolio
 	// known is Anytime.Known in Optimize's branch and bound
 	known func() int64
+	// chain: the greedy search follows forced chains (see forward)
+	chain bool
+	// deferH leaves the estimate of the nodes apply and decompose make
+	// unknown (hUnknown), for forward to evaluate only where it stops
+	deferH bool
 }
+
+// hUnknown marks a node whose estimate is not evaluated yet (see forward).
+const hUnknown = -1
+
+// forwardMax bounds the steps forward takes from one node: a forced
+// chain can cycle (a recursive task with one method that changes
+// nothing), and the node it stops at is queued, then met again as a
+// duplicate.
+const forwardMax = 1 << 12
 
 // holdsIn reports whether pre holds in state s and neg does not (s has
 // room for every fact: over a growing task, see bfs.fit).
@@ -144,7 +162,7 @@ func holdsIn(s sets.Bits, pre, neg []ground.FactID) bool {
 }
 
 func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats, pause *pauser) (*ground.Solution, *Stats, error) {
-	b := &bfs{v: v, opt: opt, visited: newSeenSet(), stats: stats, pause: pause}
+	b := &bfs{v: v, opt: opt, visited: newSeenSet(), stats: stats, pause: pause, chain: search == GBFS && !opt.NoChain}
 	// over a growing task, the estimate is the least cost of the
 	// network's tasks in the lifted domain (the relaxed composition
 	// needs the whole task)
@@ -160,11 +178,14 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 	}
 	open := &bheap{astar: search == AStar}
 	heap.Push(open, root)
+	reported := stats.Nodes
 	for open.Len() > 0 {
 		n := heap.Pop(open).(*bnode)
 		stats.Nodes++
-		if stats.Nodes&63 == 0 {
-			progress.From(ctx).AddNodes(64)
+		if d := stats.Nodes - reported; d >= 64 {
+			// forward counts the nodes it passes too
+			progress.From(ctx).AddNodes(d)
+			reported = stats.Nodes
 		}
 		// A node can cost tens of milliseconds (the relaxed composition
 		// heuristic of a large network is evaluated for every successor),
@@ -185,6 +206,39 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		if opt.MaxNodes > 0 && stats.Nodes > opt.MaxNodes {
 			return nil, stats, ErrNodeLimit
 		}
+		// next: n's successors, estimates still to come, when forward
+		// made them
+		var next []*bnode
+		if b.chain && !n.chained && n.more == nil && len(n.net.ents) > 0 {
+			// the node stands for the end of its forced chain (see
+			// forward), expanded now if its estimate there is better
+			// than every open node's, put back otherwise (on a tie, the
+			// open list's order picks among them, as it did among the
+			// steps of chains queued one by one: going on with the
+			// chain at once instead made IPC 2023 AssemblyHierarchical
+			// depth24's plan 5,918 actions long, not 336)
+			e, succ, err := b.forward(ctx, n)
+			if err != nil {
+				return nil, stats, err
+			}
+			e.chained = true
+			if e.h == costInf {
+				stats.DeadEnds++
+				continue
+			}
+			if e != n {
+				if b.seen(e) {
+					stats.Duplicates++
+					continue
+				}
+				if open.Len() > 0 && open.f(open.nodes[0]) <= open.f(e) {
+					heap.Push(open, e)
+					continue
+				}
+				n = e
+			}
+			next = succ
+		}
 		var succ []*bnode
 		var err error
 		switch {
@@ -195,6 +249,13 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 				return b.solution(n), stats, nil
 			}
 			continue
+		case next != nil:
+			succ = next
+			for _, c := range succ {
+				if c.h == hUnknown {
+					c.h = b.h(c.state, c.net)
+				}
+			}
 		default:
 			succ, err = b.successors(n)
 		}
@@ -214,6 +275,58 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		}
 	}
 	return nil, stats, ErrNoPlan
+}
+
+// forward carries node c along its forced chain: while c has exactly one
+// successor (an action that is the only next step, a check that holds, a
+// task with one method that applies), that successor takes its place. It
+// stops at end, the first node with a choice (or with none: end.h is
+// then costInf; or with an empty network), and estimates only end; next
+// holds end's successors, made without their estimates,
+// where it has a choice. The greedy search calls it on each node it takes
+// from the open list, which is thus ordered by the estimates of the
+// nodes' first steps, and puts the chain's end back unless its estimate
+// is the best: in a domain whose every turn is one choice followed by a long
+// deterministic decomposition (IPC 2023 Lamps: a click, then the flips it
+// propagates), the search then compares turns by the states they lead to,
+// where the first step of each leaves the state as it was. No plan is
+// lost: a plan through c goes through its only successor. The nodes
+// passed count as expanded, and keep only what the plan is rebuilt from
+// (their decisions and parents).
+func (b *bfs) forward(ctx context.Context, c *bnode) (end *bnode, next []*bnode, err error) {
+	if c.more != nil || c.h == costInf {
+		return c, nil, nil
+	}
+	for step := 0; step < forwardMax && len(c.net.ents) > 0; step++ {
+		if err := b.pause.check(); err != nil {
+			return nil, nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		b.deferH = true
+		succ, err := b.successors(c)
+		b.deferH = false
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(succ) == 0 {
+			c.h = costInf
+			return c, nil, nil
+		}
+		if len(succ) > 1 || succ[0].more != nil {
+			next = succ
+			break
+		}
+		b.stats.Nodes++
+		// a node passed is only a link of the plan's path now
+		c.net, c.state = nil, nil
+		c = succ[0]
+	}
+	if c.h == hUnknown {
+		c.h = b.h(c.state, c.net)
+	}
+	return c, next, nil
 }
 
 // goalHolds reports whether a state meets the goal.
@@ -534,7 +647,10 @@ func (b *bfs) apply(n *bnode, i int) *bnode {
 		}
 	}
 	c.net = net
-	c.h = b.h(c.state, net)
+	c.h = hUnknown
+	if !b.deferH {
+		c.h = b.h(c.state, net)
+	}
 	return c
 }
 
@@ -593,7 +709,10 @@ func (b *bfs) decompose(n *bnode, i int, m int32) *bnode {
 	c.count = uid - c.first
 	c.nextUID = uid
 	c.net = net
-	c.h = b.h(c.state, net)
+	c.h = hUnknown
+	if !b.deferH {
+		c.h = b.h(c.state, net)
+	}
 	return c
 }
 

@@ -103,6 +103,7 @@ func TestOptionsAllFindPlans(t *testing.T) {
 		"astar":       func(o *htn.Options) { o.Search = htn.AStar },
 		"gbfs-rc":     func(o *htn.Options) { o.Search, o.Heuristic = htn.GBFS, htn.HeurRC },
 		"gbfs-tdg":    func(o *htn.Options) { o.Search, o.Heuristic = htn.GBFS, htn.HeurTDG },
+		"gbfs-queued": func(o *htn.Options) { o.Search, o.NoChain = htn.GBFS, true },
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := base

@@ -150,6 +150,12 @@ type Options struct {
 	// that value instead ("where does 7 go in this row", the dual view of
 	// a CSP), once no decomposition is under way (see NoFocus).
 	NoValueBranch bool
+	// NoChain makes the greedy best-first search queue every successor.
+	// By default it follows each node it takes from the open list through
+	// its forced steps (nodes with a single successor) without estimating
+	// them, estimates the first node with a choice, and expands it at once
+	// if that estimate is still the best open (see bfs.forward).
+	NoChain bool
 	// NoLastConflict turns off last-conflict reasoning in the depth-first
 	// search: after a task has failed with every method, the next
 	// branching decomposes that task first, if it is still to be done and

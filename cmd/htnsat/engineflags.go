@@ -30,6 +30,7 @@ type engineFlags struct {
 	noLandmarks bool
 	noDups      bool
 	noLastConf  bool
+	noChain     bool
 	noValueOrd  bool
 	search      string
 	heuristic   string
@@ -75,6 +76,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")
 	f.BoolVar(&e.noMatching, "no-matching", false, "depth-first search: do not filter choice groups by matching (all-different consistency), only by their counters")
+	f.BoolVar(&e.noChain, "no-chain", false, "greedy best-first search: queue every successor, instead of following a node's forced steps (those with a single successor) unqueued and estimating only where a choice comes")
 	f.BoolVar(&e.noLastConf, "no-last-conflict", false, "depth-first search: after a task failed with every method, do not decompose it first at the next branching")
 	f.BoolVar(&e.noValueOrd, "no-value-order", false, "depth-first search: try a task's methods in the domain's order, not the one it took last and then those whose values fewest other methods can take first (choice groups), those reaching the most unmet goal facts first (a goal state), or, in a recursive task, those nearest its targets first (the preconditions of its method without subtasks)")
 	f.BoolVar(&e.noProtect, "no-protect", false, "depth-first search of a totally ordered network: do not check that a step deletes no fact an action or method precondition waiting further on needs, unless a task in between can add it again")
@@ -130,7 +132,7 @@ func (e *engineFlags) htnOptions() (htn.Options, error) {
 		Weights: e.weights,
 		Search:  s, Heuristic: h, MaxNodes: e.maxNodes, Seed: e.seed, CompletePO: e.completePO, Serial: e.serial,
 		NoMRV: e.noMRV, NoLookahead: e.noAhead, NoFocus: e.noFocus, NoDeadEnds: e.noDeadEnds, NoGroups: e.noGroups,
-		NoMatching: e.noMatching, NoLocked: e.noLocked, NoValueBranch: e.noValBranch, NoReach: e.noReach, NoProtect: e.noProtect, NoLandmarks: e.noLandmarks, NoDuplicates: e.noDups, NoLastConflict: e.noLastConf, NoValueOrder: e.noValueOrd, NoRestarts: e.noRestarts, NoConflicts: e.noConflicts, RecursionBound: e.recBound,
+		NoMatching: e.noMatching, NoLocked: e.noLocked, NoValueBranch: e.noValBranch, NoReach: e.noReach, NoProtect: e.noProtect, NoLandmarks: e.noLandmarks, NoDuplicates: e.noDups, NoLastConflict: e.noLastConf, NoChain: e.noChain, NoValueOrder: e.noValueOrd, NoRestarts: e.noRestarts, NoConflicts: e.noConflicts, RecursionBound: e.recBound,
 	}, nil
 }
 
