@@ -71,7 +71,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 		})
 		to.AddFlagSet(f)
 	}()
-	f.IntVar(&e.cores, "cores", 0, "CPUs --engine auto may use (0: those this process may run on, as taskset and containers set them): on one, in turn: grounding on demand for 3% of the time limit (a totally ordered problem), progression for 75% of what is left, then the SAT engine while progression waits, and progression again if the SAT engine ends without an answer; on more, side by side")
+	f.IntVar(&e.cores, "cores", 0, "CPUs --engine auto may use (0: those this process may run on, as taskset and containers set them): on one, in turn: grounding on demand for 3% of the time limit (a totally ordered problem), then progression, held from a quarter of what is left while the SAT engine searches for another quarter, and on again after it (at once if the SAT engine ends without an answer); on more, side by side")
 	f.IntVar(&e.maxGround, "max-ground", ground.DefaultMaxGround, "most ground actions plus methods to build")
 	f.BoolVar(&e.noFold, "no-fold", false, "do not compact the ground task: keep tasks with a single method, pure tests included (both engines)")
 	f.BoolVar(&e.noGroups, "no-groups", false, "do not reason over choice groups (both engines)")

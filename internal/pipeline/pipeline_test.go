@@ -277,6 +277,31 @@ func TestAutoOneCoreResumes(t *testing.T) {
 	}
 }
 
+// TestAutoOneCoreSATTurn: on one core the SAT engine's turn ends after
+// its share of the time (1 - OneCoreShare), and progression, held during
+// it, goes on. With the turn first and a thousandth of 10 s, the SAT
+// engine, which plans testdata/blocksworld-gtohp given the time, is cut
+// short, and progression's plan is the answer.
+func TestAutoOneCoreSATTurn(t *testing.T) {
+	defer pipeline.SetOneCoreSATAt(0)()
+	defer pipeline.SetOneCoreShare(0.999)()
+	_, p, err := hddl.Load("../../testdata/blocksworld-gtohp/domain.hddl", "../../testdata/blocksworld-gtohp/problem.hddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := pipeline.Run(ctx, p, pipeline.Config{Engine: pipeline.Auto, Cores: 1, NoLazy: true})
+	if err != nil || res.Engine != pipeline.Progression || !res.Verified || res.SAT == nil {
+		t.Errorf("%v, by %s, verified %v, the SAT engine ran %v", err, res.Engine, res.Verified, res.SAT != nil)
+	}
+	// given the core to the end, the SAT engine plans it
+	res, err = pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.SAT})
+	if err != nil || !res.Verified {
+		t.Errorf("the SAT engine alone: %v, verified %v", err, res.Verified)
+	}
+}
+
 // TestGroundOnDemand: a problem grounded on demand is searched by
 // progression's search over the growing task, where the grounding is
 // refused and with the lazy engine asked for (an optimising run by branch
