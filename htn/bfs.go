@@ -210,34 +210,13 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		// made them
 		var next []*bnode
 		if b.chain && !n.chained && n.more == nil && len(n.net.ents) > 0 {
-			// the node stands for the end of its forced chain (see
-			// forward), expanded now if its estimate there is better
-			// than every open node's, put back otherwise (on a tie, the
-			// open list's order picks among them, as it did among the
-			// steps of chains queued one by one: going on with the
-			// chain at once instead made IPC 2023 AssemblyHierarchical
-			// depth24's plan 5,918 actions long, not 336)
-			e, succ, err := b.forward(ctx, n)
-			if err != nil {
+			var err error
+			if n, next, err = b.chainEnd(ctx, open, n); err != nil {
 				return nil, stats, err
 			}
-			e.chained = true
-			if e.h == costInf {
-				stats.DeadEnds++
+			if n == nil {
 				continue
 			}
-			if e != n {
-				if b.seen(e) {
-					stats.Duplicates++
-					continue
-				}
-				if open.Len() > 0 && open.f(open.nodes[0]) <= open.f(e) {
-					heap.Push(open, e)
-					continue
-				}
-				n = e
-			}
-			next = succ
 		}
 		var succ []*bnode
 		var err error
@@ -275,6 +254,37 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		}
 	}
 	return nil, stats, ErrNoPlan
+}
+
+// chainEnd takes popped node n to the end of its forced chain (see
+// forward) and returns the node to expand now with its successors (nil
+// if forward made none), or nil where there is nothing to expand: the end
+// is dead, met before, or put back in the open list. It is expanded now
+// if its estimate is better than every open node's; on a tie the open
+// list's order picks among them, as it did among the steps of chains
+// queued one by one (going on with the chain at once instead made IPC
+// 2023 AssemblyHierarchical depth24's plan 5,918 actions long, not 336).
+func (b *bfs) chainEnd(ctx context.Context, open *bheap, n *bnode) (*bnode, []*bnode, error) {
+	e, next, err := b.forward(ctx, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.chained = true
+	if e.h == costInf {
+		b.stats.DeadEnds++
+		return nil, nil, nil
+	}
+	if e != n {
+		if b.seen(e) {
+			b.stats.Duplicates++
+			return nil, nil, nil
+		}
+		if open.Len() > 0 && open.f(open.nodes[0]) <= open.f(e) {
+			heap.Push(open, e)
+			return nil, nil, nil
+		}
+	}
+	return e, next, nil
 }
 
 // forward carries node c along its forced chain: while c has exactly one
