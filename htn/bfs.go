@@ -82,11 +82,9 @@ func (h *bheap) f(n *bnode) int64 {
 	return 4*n.g + w*n.h
 }
 
-func (h *bheap) Len() int           { return len(h.nodes) }
-func (h *bheap) Less(i, j int) bool { return h.before(h.nodes[i], h.nodes[j]) }
-
-// before is the open list's order: whether a comes out before b.
-func (h *bheap) before(a, b *bnode) bool {
+func (h *bheap) Len() int { return len(h.nodes) }
+func (h *bheap) Less(i, j int) bool {
+	a, b := h.nodes[i], h.nodes[j]
 	if fa, fb := h.f(a), h.f(b); fa != fb {
 		return fa < fb
 	}
@@ -190,17 +188,7 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 		// A node can cost tens of milliseconds (the relaxed composition
 		// heuristic of a large network is evaluated for every successor),
 		// so the context is checked at every one.
-		if err := b.pause.check(); err != nil {
-			return nil, stats, err
-		}
-		if err := opt.Gate.wait(ctx, b.pause); err != nil {
-			return nil, stats, err
-		}
-		if v.grow != nil && v.grow.Relaid != b.relaid {
-			// another member of a portfolio moved the IDs
-			return nil, stats, errRelaid
-		}
-		if err := ctx.Err(); err != nil {
+		if err := b.mayGoOn(ctx); err != nil {
 			return nil, stats, err
 		}
 		if opt.MaxNodes > 0 && stats.Nodes > opt.MaxNodes {
@@ -256,14 +244,31 @@ func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *
 	return nil, stats, ErrNoPlan
 }
 
+// mayGoOn is checked before each node: the portfolio's turn (pause), the
+// gate of auto on one core, the context, and errRelaid where another
+// member of a portfolio moved a growing task's IDs.
+func (b *bfs) mayGoOn(ctx context.Context) error {
+	if err := b.pause.check(); err != nil {
+		return err
+	}
+	if err := b.opt.Gate.wait(ctx, b.pause); err != nil {
+		return err
+	}
+	if b.v.grow != nil && b.v.grow.Relaid != b.relaid {
+		return errRelaid
+	}
+	return ctx.Err()
+}
+
 // chainEnd takes popped node n to the end of its forced chain (see
 // forward) and returns the node to expand now with its successors (nil
 // if forward made none), or nil where there is nothing to expand: the end
 // is dead, met before, or put back in the open list. It is expanded now
 // if its estimate is better than every open node's; on a tie the open
 // list's order picks among them, as it did among the steps of chains
-// queued one by one (going on with the chain at once instead made IPC
-// 2023 AssemblyHierarchical depth24's plan 5,918 actions long, not 336).
+// queued one by one (going on with the chain at once instead made the
+// greedy search's plans on IPC 2023 AssemblyHierarchical many times
+// longer; docs/how-it-works.md).
 func (b *bfs) chainEnd(ctx context.Context, open *bheap, n *bnode) (*bnode, []*bnode, error) {
 	e, next, err := b.forward(ctx, n)
 	if err != nil {
@@ -292,12 +297,12 @@ func (b *bfs) chainEnd(ctx context.Context, open *bheap, n *bnode) (*bnode, []*b
 // task with one method that applies), that successor takes its place. It
 // stops at end, the first node with a choice (or with none: end.h is
 // then costInf; or with an empty network), and estimates only end; next
-// holds end's successors, made without their estimates,
-// where it has a choice. The greedy search calls it on each node it takes
-// from the open list, which is thus ordered by the estimates of the
-// nodes' first steps, and puts the chain's end back unless its estimate
-// is the best: in a domain whose every turn is one choice followed by a long
-// deterministic decomposition (IPC 2023 Lamps: a click, then the flips it
+// holds end's successors, made without their estimates, where it has a
+// choice. The greedy search calls it on each node it takes from the open
+// list, which is thus ordered by the estimates of the nodes' first steps,
+// and puts the chain's end back unless its estimate is the best: in a
+// domain whose every turn is one choice followed by a long deterministic
+// decomposition (IPC 2023 Lamps: a click, then the flips it
 // propagates), the search then compares turns by the states they lead to,
 // where the first step of each leaves the state as it was. No plan is
 // lost: a plan through c goes through its only successor. The nodes
@@ -308,10 +313,7 @@ func (b *bfs) forward(ctx context.Context, c *bnode) (end *bnode, next []*bnode,
 		return c, nil, nil
 	}
 	for step := 0; step < forwardMax && len(c.net.ents) > 0; step++ {
-		if err := b.pause.check(); err != nil {
-			return nil, nil, err
-		}
-		if err := ctx.Err(); err != nil {
+		if err := b.mayGoOn(ctx); err != nil {
 			return nil, nil, err
 		}
 		b.deferH = true

@@ -210,9 +210,7 @@ var oneCoreShare, oneCoreSATAt = OneCoreShare, OneCoreSATAt
 // of the time is solved, its turn before the SAT engine's or after), but
 // at a quarter of the time its memory is a fraction of what it is at
 // three quarters, which the SAT engine's formula then shares, and the
-// SAT engine's plans come sooner (IPC 2023 Lamps pfile16 at 60 s on one
-// core: 49.8 s and 3.3 GB with the turn at the end, 21.0 s and 1.1 GB
-// with it at a quarter; docs/commands.md).
+// SAT engine's plans come sooner (measured in docs/commands.md).
 func (r *Result) inTurn(ctx context.Context, p *hddl.Problem, folding *ground.Folding, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -222,7 +220,8 @@ func (r *Result) inTurn(ctx context.Context, p *hddl.Problem, folding *ground.Fo
 	answers := make(chan *answer, 2)
 	var turn <-chan time.Time // the start of the SAT engine's turn
 	var satFor time.Duration  // its length (0: the time left)
-	// satCut: the SAT engine's run has a deadline of its own
+	// satCut: the SAT engine's run has a deadline of its own (after its
+	// end: and that deadline stopped it); progDone: progression ended
 	satRuns, satCut, progDone := false, false, false
 	running := 0
 	startSAT := func(d time.Duration) {
@@ -271,19 +270,24 @@ func (r *Result) inTurn(ctx context.Context, p *hddl.Problem, folding *ground.Fo
 				}
 				r.takeFirst(a, got)
 				return a.err
-			case a.engine == SAT && satCut && progDone && errors.Is(a.err, context.DeadlineExceeded) && ended(ctx) == nil:
-				// its turn is over, and progression ended before it
-				// without an answer: the time left is the SAT engine's
-				// (a run afresh)
-				startSAT(0)
 			case a.engine == SAT:
-				// no answer of its own: progression goes on
-				gate.Open()
-			case !satRuns:
-				progDone = true
-				startSAT(0)
+				// no answer of its own: progression goes on, or, if it
+				// ended without one and only the turn's end stopped the
+				// SAT engine, the time left is the SAT engine's (a run
+				// afresh)
+				satCut = satCut && errors.Is(a.err, context.DeadlineExceeded) && ended(ctx) == nil
+				if progDone && satCut {
+					startSAT(0)
+				} else {
+					gate.Open()
+				}
 			default:
+				// progression ended without an answer: the SAT engine
+				// has the time left, unless it runs or ended on its own
 				progDone = true
+				if !satRuns || satCut && running == 0 {
+					startSAT(0)
+				}
 			}
 		}
 	}
@@ -537,9 +541,15 @@ func (r *Result) takeFirst(a *answer, got []*answer) {
 // neither takes the answers of an Auto run in which no engine concluded:
 // the error is progression's unless that is only the context's end.
 func (r *Result) neither(got []*answer) error {
-	first, second := got[0], got[1]
-	if first.engine != Progression {
-		first, second = second, first
+	// the last answer of each engine (on one core the SAT engine can run
+	// twice, see inTurn)
+	var first, second *answer
+	for _, a := range got {
+		if a.engine == Progression {
+			first = a
+		} else {
+			second = a
+		}
 	}
 	a := first
 	if isContext(first.err) && !isContext(second.err) {

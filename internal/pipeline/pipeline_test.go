@@ -281,7 +281,8 @@ func TestAutoOneCoreResumes(t *testing.T) {
 // its share of the time (1 - OneCoreShare), and progression, held during
 // it, goes on. With the turn first and a thousandth of 10 s, the SAT
 // engine, which plans testdata/blocksworld-gtohp given the time, is cut
-// short, and progression's plan is the answer.
+// short, and progression's plan is the answer; where progression ends
+// without one (a node limit), the SAT engine runs again for the time left.
 func TestAutoOneCoreSATTurn(t *testing.T) {
 	defer pipeline.SetOneCoreSATAt(0)()
 	defer pipeline.SetOneCoreShare(0.999)()
@@ -299,6 +300,14 @@ func TestAutoOneCoreSATTurn(t *testing.T) {
 	res, err = pipeline.Run(context.Background(), p, pipeline.Config{Engine: pipeline.SAT})
 	if err != nil || !res.Verified {
 		t.Errorf("the SAT engine alone: %v, verified %v", err, res.Verified)
+	}
+	// progression ending without an answer (a node limit of 1) gives the
+	// SAT engine the time left after its turn, and its plan is the answer
+	cfg := pipeline.Config{Engine: pipeline.Auto, Cores: 1, NoLazy: true}
+	cfg.HTN.MaxNodes = 1
+	res, err = pipeline.Run(ctx, p, cfg)
+	if err != nil || res.Engine != pipeline.SAT || !res.Verified {
+		t.Errorf("progression stopped by a node limit: %v, by %s, verified %v", err, res.Engine, res.Verified)
 	}
 }
 
