@@ -120,6 +120,7 @@ type bfs struct {
 	pos   []int32
 	stamp uint32
 	rc    *rcHeuristic // nil: the TDG estimate v.cost
+	rcg   *rcGrow      // over a growing task, in rc's place
 	// relaid is the growing task's count of ID moves when the search
 	// began (see errRelaid)
 	relaid int
@@ -161,10 +162,10 @@ func holdsIn(s sets.Bits, pre, neg []ground.FactID) bool {
 
 func bestFirst(ctx context.Context, v *view, opt Options, search Search, stats *Stats, pause *pauser) (*ground.Solution, *Stats, error) {
 	b := &bfs{v: v, opt: opt, visited: newSeenSet(), stats: stats, pause: pause, chain: search == GBFS && !opt.NoChain}
-	// over a growing task, the estimate is the least cost of the
-	// network's tasks in the lifted domain (the relaxed composition
-	// needs the whole task)
-	if v.grow == nil && (opt.Heuristic == HeurRC || opt.Heuristic == HeurAuto && search == GBFS && rcSize(v) <= rcAutoLimit) {
+	switch rc := opt.Heuristic == HeurRC || opt.Heuristic == HeurAuto && search == GBFS; {
+	case rc && v.grow != nil:
+		b.rcg = &rcGrow{goOn: func() error { return b.mayGoOn(ctx) }, auto: opt.Heuristic == HeurAuto}
+	case rc && (opt.Heuristic == HeurRC || rcSize(v) <= rcAutoLimit):
 		b.rc = newRC(v)
 	}
 	if v.grow != nil {
@@ -256,6 +257,9 @@ func (b *bfs) mayGoOn(ctx context.Context) error {
 	}
 	if b.v.grow != nil && b.v.grow.Relaid != b.relaid {
 		return errRelaid
+	}
+	if b.rcg != nil && b.rcg.err != nil {
+		return b.rcg.err
 	}
 	return ctx.Err()
 }
@@ -383,6 +387,9 @@ func (b *bfs) root() *bnode {
 // composition estimate, or the sum of its tasks' least costs); costInf
 // marks a dead end.
 func (b *bfs) h(state sets.Bits, net *bnet) int64 {
+	if b.rcg != nil {
+		return b.rcg.eval(b.v, state, net)
+	}
 	if b.rc != nil {
 		h := b.rc.eval(state, net)
 		if h == rcInf {

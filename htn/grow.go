@@ -98,9 +98,11 @@ func growDFS(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound, 
 }
 
 // growBestFirst is growDFS's counterpart for the best-first searches
-// (greedy or A*), their estimate the least cost of the network's tasks
-// in the lifted domain (ground.Grow.MinCost; the relaxed composition
-// needs the whole task).
+// (greedy or A*): their estimate the relaxed composition (rcGrow, which
+// first serves every task met in any state, up to a bound) where
+// Options.Heuristic picks it as over a full grounding, else the least
+// cost of the network's tasks in the lifted domain
+// (ground.Grow.MinCost).
 func growBestFirst(ctx context.Context, g *ground.Grow, opt Options, search Search, p *pauser, stats *Stats) (*ground.Solution, error) {
 	for {
 		v := newGrowView(g)

@@ -44,7 +44,8 @@ type Heuristic int
 
 const (
 	// HeurAuto is RC for greedy best-first search on ground tasks of
-	// moderate size (rcAutoLimit) and TDG otherwise.
+	// moderate size (rcAutoLimit), and on growing tasks while what their
+	// search has met grounds within that size (rcGrow), TDG otherwise.
 	HeurAuto Heuristic = iota
 	// HeurTDG is the least number of actions the network's tasks
 	// decompose into, whatever the state: admissible, so A* finds
@@ -52,7 +53,8 @@ const (
 	HeurTDG
 	// HeurRC is the additive cost of the relaxed composition of the
 	// hierarchy from the node's state (see rc.go): informed by the state,
-	// not admissible; a network it finds unreachable is a dead end.
+	// not admissible; a network it finds unreachable is a dead end (over
+	// a growing task it goes last instead).
 	HeurRC
 )
 

@@ -28,6 +28,12 @@ const rcInf = math.MaxInt32
 type rcHeuristic struct {
 	v  *view
 	nF int // facts are nodes 0..nF-1, task id is node nF+id
+	// over a growing task (rcGrow), the task as it was when the
+	// heuristic was made: actions below nA, the compound tasks' IDs from
+	// nA on, their nodes gap lower (the room for actions not made yet
+	// has none), nT the end of those IDs and nM the methods made; facts,
+	// tasks and methods made since are left out (needed)
+	nA, gap, nT, nM int32
 	// per operator (actions, then search methods): the nodes it
 	// reaches are effs[effAt[op]:effAt[op+1]] (one flat array: a
 	// firing reads two adjacent offsets, not a slice header), and
@@ -123,11 +129,19 @@ func rcSize(v *view) int {
 	return n
 }
 
-func newRC(v *view) *rcHeuristic {
+func newRC(v *view) *rcHeuristic { return newRCServed(v, 0) }
+
+// newRCServed is newRC over a growing task whose first served compound
+// tasks were served in any state (rcGrow).
+func newRCServed(v *view, served int) *rcHeuristic {
 	t := v.t
-	nT := v.nA + len(t.Compounds)
-	r := &rcHeuristic{v: v, nF: v.nFacts, effAt: []int32{0}}
-	nodes := r.nF + nT
+	nA := v.nA
+	if v.grow != nil {
+		nA = v.acts
+	}
+	nC := len(v.taskMeths)
+	r := &rcHeuristic{v: v, nF: v.nFacts, effAt: []int32{0}, nA: int32(v.nA), gap: int32(v.nA - nA), nT: int32(v.nA + nC), nM: int32(len(v.meths))}
+	nodes := r.nF + nA + nC
 	users := make([][]int32, nodes)
 	add := func(pre, eff []int32, base int32) {
 		op := int32(len(r.opsInit))
@@ -142,7 +156,7 @@ func newRC(v *view) *rcHeuristic {
 			users[n] = append(users[n], op)
 		}
 	}
-	for a := 0; a < v.nA; a++ {
+	for a := 0; a < nA; a++ {
 		act := &t.Actions[a]
 		pre := make([]int32, 0, len(act.Pre))
 		for _, f := range act.Pre {
@@ -152,7 +166,7 @@ func newRC(v *view) *rcHeuristic {
 		for _, f := range act.Add {
 			eff = append(eff, int32(f))
 		}
-		add(pre, append(eff, int32(r.nF+a)), 1)
+		add(pre, append(eff, r.node(int32(a))), 1)
 	}
 	for i := range v.meths {
 		sm := &v.meths[i]
@@ -161,9 +175,12 @@ func newRC(v *view) *rcHeuristic {
 			pre = append(pre, int32(f))
 		}
 		for _, s := range sm.Subtasks {
-			pre = append(pre, int32(r.nF+int(s)))
+			pre = append(pre, r.node(int32(s)))
 		}
-		add(pre, []int32{int32(r.nF + int(sm.Task))}, 0)
+		add(pre, []int32{r.node(int32(sm.Task))}, 0)
+	}
+	if v.grow != nil {
+		r.stopGaps(served, add)
 	}
 	r.userAt = make([]int32, 1, nodes+1)
 	for _, us := range users {
@@ -253,6 +270,9 @@ func (r *rcHeuristic) start(state sets.Bits) {
 			b := word & -word
 			f := w*64 + bits.TrailingZeros64(b)
 			word &^= b
+			if f >= r.nF {
+				break // a growing task's fact made since (rcGrow)
+			}
 			r.cost[f] = 0
 			r.pq.Push(heap.Item{Node: int32(f)})
 		}
@@ -319,7 +339,12 @@ func (r *rcHeuristic) needed(net *bnet) []int32 {
 	ns := r.scratch[:0]
 	for _, x := range net.ents {
 		if x.kind == nodeTask {
-			ns = append(ns, int32(r.nF)+x.id)
+			if x.id < r.nT {
+				ns = append(ns, r.node(x.id))
+			}
+			continue
+		}
+		if x.id >= r.nM {
 			continue
 		}
 		for _, p := range r.v.meths[x.id].Pre {
@@ -331,6 +356,14 @@ func (r *rcHeuristic) needed(net *bnet) []int32 {
 	}
 	r.scratch = ns
 	return ns
+}
+
+// node is the node of task id (below nT).
+func (r *rcHeuristic) node(id int32) int32 {
+	if id >= r.nA {
+		id -= r.gap
+	}
+	return int32(r.nF) + id
 }
 
 // stateKey is a 128-bit hash of a state, mixed by mix64 as the
@@ -353,6 +386,36 @@ func (r *rcHeuristic) fire(op int32, c int32) {
 		if c < r.cost[n] {
 			r.cost[n] = c
 			r.pq.Push(heap.Item{Node: n, Cost: c})
+		}
+	}
+}
+
+// stopGaps adds, over a growing task, the operators that stand for what
+// has not been made yet (see rcGrow), when only the first served
+// compound tasks were served in any state: each later one with no
+// method so far is reached at its least cost in the lifted domain, and
+// a fact no action made so far adds at the cost of one action.
+func (r *rcHeuristic) stopGaps(served int, add func(pre, eff []int32, base int32)) {
+	v := r.v
+	if served >= len(v.taskMeths) {
+		return // all made: no gap
+	}
+	for c := served; c < len(v.taskMeths); c++ {
+		id := int32(v.nA + c)
+		if len(v.taskMeths[c]) > 0 || v.cost[id] == costInf {
+			continue
+		}
+		add(nil, []int32{r.node(id)}, int32(min(v.cost[id], rcInf-1)))
+	}
+	added := make([]bool, r.nF)
+	for a := 0; a < int(r.nA-r.gap); a++ {
+		for _, f := range v.t.Actions[a].Add {
+			added[f] = true
+		}
+	}
+	for f, ok := range added {
+		if !ok {
+			add(nil, []int32{int32(f)}, 1)
 		}
 	}
 }
