@@ -76,12 +76,8 @@ func (g *rcGrow) complete(v *view) (full, relaid bool, err error) {
 
 // completeBatch is the number of a task's instances complete asks for
 // first, then as many as it has had, at a time, so that the size is
-// checked as a task with many instances is served (IPC Childsnack p29's
-// top task, thousands in any state, took 9.5 s and 1 GB asked at once; a
-// time budget for complete instead, a quarter of the search's, left
-// AssemblyHierarchical depth17 to 25 unsolved in 10 s, which it plans in
-// 2.2 to 5.1 s without: the greedy search's nodes were estimated on a
-// part of the task meanwhile).
+// checked while a task with many instances is served (why batches and
+// not a time budget: docs/how-it-works.md, grounding on demand).
 const completeBatch = 32
 
 // relaxedSize is rcSize of the task as it is, counting only what was
