@@ -13,12 +13,60 @@ import (
 // and another negative value an object (-1-object). needs are facts of
 // one-way predicates (deleted, never added) a method on the way to the
 // effect needs, over the same arguments: false now, they stay false, and
-// the effect cannot come that way.
+// the effect cannot come that way. guards are conditions on the task's
+// own arguments the way to the effect needs (a method's task naming one
+// variable twice, or its precondition an equality).
 type effectPattern struct {
-	pred  int32
-	del   bool
-	args  []int32
-	needs []needAtom
+	pred   int32
+	del    bool
+	args   []int32
+	needs  []needAtom
+	guards []argGuard
+}
+
+// argGuard asks that two arguments be equal (or, neq, differ), each a
+// parameter of the task (>= 0) or an object (-1-object).
+type argGuard struct {
+	a, b int32
+	neq  bool
+}
+
+// holds reports whether the guard may hold under the task's arguments
+// arg(i) (-1: open).
+func (g argGuard) holds(arg func(i int) int32) bool {
+	x, y := guardArg(g.a, arg), guardArg(g.b, arg)
+	if x < 0 || y < 0 {
+		return true
+	}
+	return (x == y) != g.neq
+}
+
+func guardArg(a int32, arg func(i int) int32) int32 {
+	if a < 0 {
+		return -1 - a
+	}
+	return arg(int(a))
+}
+
+// newGuard returns the guard that arguments a and b be equal (differ),
+// both already in a pattern's terms; ok false when it cannot hold (two
+// objects), keep false when it always holds or is not one of the task's
+// own arguments (a local or any: left out, the pattern only wider).
+func newGuard(a, b int32, neq bool) (g argGuard, keep, ok bool) {
+	own := func(x int32) bool { return x >= 0 || (x < 0 && x != anyArg && !isLocal(x)) }
+	if !own(a) || !own(b) {
+		return argGuard{}, false, true
+	}
+	if a == b {
+		return argGuard{}, false, !neq
+	}
+	if a < 0 && b < 0 {
+		return argGuard{}, false, neq
+	}
+	if a > b {
+		a, b = b, a
+	}
+	return argGuard{a: a, b: b, neq: neq}, true, true
 }
 
 // needAtom is a fact an effectPattern needs.
@@ -89,6 +137,10 @@ func newLiftedEffects(lz *Lazy) *liftedEffects {
 				p.args[i] = c.term(t)
 			}
 			p.needs = c.needs(lz, s, nil)
+			var ok bool
+			if p.guards, ok = c.eqGuards(s, nil); !ok {
+				continue
+			}
 			p.canon()
 			if k := p.key(); !key[k] {
 				key[k] = true
@@ -98,27 +150,20 @@ func newLiftedEffects(lz *Lazy) *liftedEffects {
 	}
 	// up the hierarchy to a fixpoint: patterns are only added, and
 	// there are finitely many of them
+	scopes := make([]*methodScope, len(d.Methods))
+	for mi := range d.Methods {
+		if len(lz.methods[mi]) > 0 { // else never applicable
+			scopes[mi] = newMethodScope(lz, mi)
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for mi := range d.Methods {
+			ms := scopes[mi]
+			if ms == nil || !ms.possible {
+				continue
+			}
 			m := &d.Methods[mi]
-			if len(lz.methods[mi]) == 0 {
-				continue // never applicable
-			}
-			// the task's parameter each method variable is, or -1
-			param := make([]int32, len(m.Vars))
-			for i := range param {
-				param[i] = -1
-			}
-			for j, t := range m.TaskArgs {
-				if t.IsVar() && param[t.Var()] < 0 {
-					param[t.Var()] = int32(j)
-				}
-			}
-			var sc *lazySchema
-			if len(lz.methods[mi]) == 1 {
-				sc = lz.methods[mi][0]
-			}
 			for _, st := range m.Network.Subtasks {
 				var from []effectPattern
 				if st.Task.Primitive {
@@ -127,7 +172,8 @@ func newLiftedEffects(lz *Lazy) *liftedEffects {
 					from = le.task[st.Task.Index]
 				}
 				for _, q := range from {
-					if le.add(m.Task, le.lift(q, st, sc, param)) {
+					p, ok := le.lift(q, st, ms)
+					if ok && le.add(m.Task, p) {
 						changed = true
 					}
 				}
@@ -137,19 +183,67 @@ func newLiftedEffects(lz *Lazy) *liftedEffects {
 	return le
 }
 
-// lift carries pattern q of subtask st of a method (precondition sc, nil
-// for a disjunction; param: the task's parameter each of its variables
-// is, or -1) up to the method's task.
-func (le *liftedEffects) lift(q effectPattern, st hddl.Subtask, sc *lazySchema, param []int32) effectPattern {
-	c := newComposer(func(t hddl.Term) (int32, int) {
+// methodScope is what carrying a pattern up through a method needs: the
+// task's parameter each method variable is (or -1), the method's
+// precondition (nil for a disjunction) and its conditions on the task's
+// arguments (possible false when they can never hold).
+type methodScope struct {
+	param    []int32
+	sc       *lazySchema
+	guards   []argGuard
+	possible bool
+}
+
+func newMethodScope(lz *Lazy, mi int) *methodScope {
+	m := &lz.d.Methods[mi]
+	ms := &methodScope{param: make([]int32, len(m.Vars)), possible: true}
+	for i := range ms.param {
+		ms.param[i] = -1
+	}
+	// the method's task names a variable twice, or an object
+	for j, t := range m.TaskArgs {
+		var g argGuard
+		keep, ok := false, true
 		switch {
 		case !t.IsVar():
-			return int32(-1 - t.Obj()), -1
-		case param[t.Var()] >= 0:
-			return param[t.Var()], -1
+			g, keep, ok = newGuard(int32(j), int32(-1-t.Obj()), false)
+		case ms.param[t.Var()] < 0:
+			ms.param[t.Var()] = int32(j)
+		default:
+			g, keep, ok = newGuard(ms.param[t.Var()], int32(j), false)
 		}
-		return 0, t.Var()
-	})
+		ms.possible = ms.possible && ok
+		if keep {
+			ms.guards = append(ms.guards, g)
+		}
+	}
+	if len(lz.methods[mi]) == 1 {
+		ms.sc = lz.methods[mi][0]
+		// and the equalities of its precondition over the task's
+		// arguments
+		var ok bool
+		ms.guards, ok = newComposer(ms.scope).eqGuards(ms.sc, ms.guards)
+		ms.possible = ms.possible && ok
+	}
+	return ms
+}
+
+// scope maps a method's term to the task's parameter or object it is,
+// or to a variable of the method's own.
+func (ms *methodScope) scope(t hddl.Term) (int32, int) {
+	switch {
+	case !t.IsVar():
+		return int32(-1 - t.Obj()), -1
+	case ms.param[t.Var()] >= 0:
+		return ms.param[t.Var()], -1
+	}
+	return 0, t.Var()
+}
+
+// lift carries pattern q of subtask st of a method (ms) up to the
+// method's task; false when the pattern's guards cannot hold there.
+func (le *liftedEffects) lift(q effectPattern, st hddl.Subtask, ms *methodScope) (effectPattern, bool) {
+	c := newComposer(ms.scope)
 	old := map[int32]int32{}
 	conv := func(a int32) int32 {
 		switch {
@@ -178,11 +272,51 @@ func (le *liftedEffects) lift(q effectPattern, st hddl.Subtask, sc *lazySchema, 
 		}
 		p.needs = append(p.needs, na)
 	}
-	if sc != nil {
-		p.needs = c.needs(le.lz, sc, p.needs)
+	if ms.sc != nil {
+		p.needs = c.needs(le.lz, ms.sc, p.needs)
+	}
+	p.guards = append(p.guards, ms.guards...)
+	for _, g := range q.guards {
+		ng, keep, ok := newGuard(guardConv(g.a, conv), guardConv(g.b, conv), g.neq)
+		if !ok {
+			return effectPattern{}, false
+		}
+		if keep {
+			p.guards = append(p.guards, ng)
+		}
 	}
 	p.canon()
-	return p
+	return p, true
+}
+
+// guardConv carries a guard's argument a (a parameter, or an object) up
+// as conv does a pattern's.
+func guardConv(a int32, conv func(int32) int32) int32 {
+	if a < 0 {
+		return a
+	}
+	return conv(a)
+}
+
+// eqGuards appends to gs the equalities and inequalities of sc's
+// precondition between arguments the pattern's scope has (parameters or
+// objects); false when one between two objects fails.
+func (c *composer) eqGuards(sc *lazySchema, gs []argGuard) ([]argGuard, bool) {
+	for _, l := range sc.eq {
+		x, vx := c.scope(l.args[0])
+		y, vy := c.scope(l.args[1])
+		if vx >= 0 || vy >= 0 {
+			continue
+		}
+		g, keep, ok := newGuard(x, y, l.neg)
+		if !ok {
+			return gs, false
+		}
+		if keep {
+			gs = append(gs, g)
+		}
+	}
+	return gs, true
 }
 
 // add adds pattern p to compound task t's, unless it has it; beyond
@@ -315,6 +449,24 @@ func (p *effectPattern) canon() {
 	if len(p.needs) == 0 {
 		p.needs = nil
 	}
+	slices.SortFunc(p.guards, func(x, y argGuard) int {
+		switch {
+		case x.a != y.a:
+			return int(x.a - y.a)
+		case x.b != y.b:
+			return int(x.b - y.b)
+		case x.neq != y.neq:
+			if x.neq {
+				return 1
+			}
+			return -1
+		}
+		return 0
+	})
+	p.guards = slices.Compact(p.guards)
+	if len(p.guards) == 0 {
+		p.guards = nil
+	}
 }
 
 func (p *effectPattern) key() string {
@@ -336,6 +488,15 @@ func (p *effectPattern) key() string {
 			put(a)
 		}
 	}
+	for _, g := range p.guards {
+		if g.neq {
+			put(-4)
+		} else {
+			put(-3)
+		}
+		put(g.a)
+		put(g.b)
+	}
 	return string(b)
 }
 
@@ -351,12 +512,28 @@ func (le *liftedEffects) of(ref hddl.TaskRef) []effectPattern {
 // arguments arg(i) (-1: open), binding its locals into loc (maxLocals
 // entries, -1: unbound; nil: not kept).
 func (p *effectPattern) matches(arg func(i int) int32, f *Fact, loc []int32) bool {
+	for _, g := range p.guards {
+		if !g.holds(arg) {
+			return false
+		}
+	}
 	var own [maxLocals]int32
 	if loc == nil {
 		loc = own[:]
 	}
-	for i := range loc {
-		loc[i] = -1
+	// only the locals the pattern names are read (by needsHold too):
+	// reset those
+	for _, a := range p.args {
+		if isLocal(a) {
+			loc[a-anyArg-1] = -1
+		}
+	}
+	for _, n := range p.needs {
+		for _, a := range n.args {
+			if isLocal(a) {
+				loc[a-anyArg-1] = -1
+			}
+		}
 	}
 	for i, a := range p.args {
 		o := int32(f.Args[i])

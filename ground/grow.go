@@ -450,9 +450,15 @@ func (g *Grow) network(meth, k int, sub []int32) ([]TaskID, error) {
 	for ; k < len(initial); k++ {
 		lid := lz.Bind(initial[k], sub)
 		if lid < 0 {
-			break
-		}
-		if lz.tasks[lid].Ref.Primitive && (int(lid) >= len(g.id) || g.id[lid] < 0) {
+			if !ownVars(initial, k, sub) {
+				break
+			}
+			// a task whose open variables no later task has: a
+			// synthetic task of its own binds them (-1-k), and the
+			// network goes on, as the full grounding makes a choice
+			// task for it
+			lid = int32(-1 - k)
+		} else if lz.tasks[lid].Ref.Primitive && (int(lid) >= len(g.id) || g.id[lid] < 0) {
 			need++
 		}
 		lids = append(lids, lid)
@@ -460,6 +466,10 @@ func (g *Grow) network(meth, k int, sub []int32) ([]TaskID, error) {
 	g.room(need)
 	var out []TaskID
 	for _, lid := range lids {
+		if lid < 0 {
+			out = append(out, g.oneSynth(meth, int(-1-lid), sub))
+			continue
+		}
 		id, err := g.taskID(lid)
 		if err != nil {
 			return nil, err
@@ -486,6 +496,58 @@ func (g *Grow) network(meth, k int, sub []int32) ([]TaskID, error) {
 		g.synth = append(g.synth, openRest{meth: meth, k: k, sub: slices.Clone(sub)})
 	}
 	return append(out, id), nil
+}
+
+// ownVars reports whether the variables open under sub of task k of a
+// network ts appear in no later task.
+func ownVars(ts []OpenTask, k int, sub []int32) bool {
+	for _, a := range ts[k].Args {
+		if !a.IsVar() || sub[a.Var()] >= 0 {
+			continue
+		}
+		for _, ot := range ts[k+1:] {
+			for _, b := range ot.Args {
+				if b.IsVar() && b.Var() == a.Var() {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// oneSynth returns the synthetic task that binds the open variables of
+// task k of method meth's network (-1: the initial network's) under sub,
+// and stands for that task alone (openRest.one), made if new.
+func (g *Grow) oneSynth(meth, k int, sub []int32) TaskID {
+	lz := g.lz
+	ot := lz.netTasks(meth)[k]
+	// only the task's own variables: the same task under any binding
+	// of the others is one
+	own := make([]int32, len(sub))
+	for i := range own {
+		own[i] = -1
+	}
+	var vals []int
+	for _, a := range ot.Args {
+		if a.IsVar() {
+			own[a.Var()] = sub[a.Var()]
+		}
+		if x := lz.term(a, sub); x >= 0 {
+			vals = append(vals, int(x))
+		}
+	}
+	key := string(lz.keyOf(uint32(k)|1<<29, []int32{int32(meth)}, own))
+	if id, ok := g.synthKey[key]; ok {
+		return id
+	}
+	t := g.Task
+	id := TaskID(len(t.Actions) + len(t.Compounds))
+	g.synthKey[key] = id
+	t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: vals})
+	g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
+	g.synth = append(g.synth, openRest{meth: meth, k: k, sub: own, one: true})
+	return id
 }
 
 // serveOpen serves synthetic task c (see network) in state s: a method
@@ -527,7 +589,11 @@ func (g *Grow) serveOpen(c int, s *State, reverse bool, skip, limit int) (ms []M
 				sub[a.Var()] = args[i]
 			}
 		}
-		k := string(lz.keyOf(uint32(1<<31|rest.k), []int32{int32(rest.meth)}, sub))
+		tag := uint32(1<<31 | rest.k)
+		if rest.one {
+			tag |= 1 << 29
+		}
+		k := string(lz.keyOf(tag, []int32{int32(rest.meth)}, sub))
 		mid, ok := g.made[k]
 		if !ok {
 			var subs []TaskID
@@ -687,8 +753,14 @@ type Watch struct {
 	delFrom int
 	byFact  map[FactID][]int32
 	byPred  map[int32][]int32
-	cond    []bool // by fact of fs: some way to it needs a one-way fact
+	// byArg lists the facts of fs by predicate, argument position and
+	// object: a pattern with a bound argument tests only those
+	byArg map[watchKey][]int32
+	cond  []bool // by fact of fs: some way to it needs a one-way fact
 }
+
+// watchKey is a predicate, one of its argument positions and an object.
+type watchKey struct{ pred, pos, obj int32 }
 
 // Watch prepares to tell which of facts fs tasks may add (fs[:delFrom])
 // or delete (fs[delFrom:]).
@@ -696,11 +768,16 @@ func (g *Grow) Watch(fs []FactID, delFrom int) *Watch {
 	if g.effects == nil {
 		g.effects = newLiftedEffects(g.lz)
 	}
-	w := &Watch{g: g, fs: fs, delFrom: delFrom, byFact: map[FactID][]int32{}, byPred: map[int32][]int32{}, cond: make([]bool, len(fs))}
+	w := &Watch{g: g, fs: fs, delFrom: delFrom, byFact: map[FactID][]int32{}, byPred: map[int32][]int32{}, byArg: map[watchKey][]int32{}, cond: make([]bool, len(fs))}
 	for i, f := range fs {
 		w.byFact[f] = append(w.byFact[f], int32(i))
-		p := int32(g.lz.facts[f].Pred)
+		fact := &g.lz.facts[f]
+		p := int32(fact.Pred)
 		w.byPred[p] = append(w.byPred[p], int32(i))
+		for pos, o := range fact.Args {
+			k := watchKey{p, int32(pos), int32(o)}
+			w.byArg[k] = append(w.byArg[k], int32(i))
+		}
 	}
 	for _, ps := range g.effects.task {
 		for _, p := range ps {
@@ -742,8 +819,9 @@ func (w *Watch) Mark(id TaskID, mask, umask []uint64) {
 			}
 		}
 	}, func(ref hddl.TaskRef, arg func(i int) int32) {
-		for _, p := range g.effects.of(ref) {
-			for _, i := range w.byPred[p.pred] {
+		for pi := range g.effects.of(ref) {
+			p := &g.effects.of(ref)[pi]
+			for _, i := range w.candidates(p, arg) {
 				if (int(i) >= w.delFrom) == p.del && p.matches(arg, &g.lz.facts[w.fs[i]], nil) {
 					if p.needs == nil {
 						set(i)
@@ -754,6 +832,33 @@ func (w *Watch) Mark(id TaskID, mask, umask []uint64) {
 			}
 		}
 	})
+}
+
+// candidates returns the facts of fs pattern p may match under the task's
+// arguments arg(i): those of its predicate, or, where the pattern fixes
+// an argument, the fewest of those with that object there.
+func (w *Watch) candidates(p *effectPattern, arg func(i int) int32) []int32 {
+	best := w.byPred[p.pred]
+	for pos, a := range p.args {
+		if len(best) == 0 {
+			break
+		}
+		o := int32(-1)
+		switch {
+		case a == anyArg || isLocal(a):
+		case a < 0:
+			o = -1 - a
+		default:
+			o = arg(int(a))
+		}
+		if o < 0 {
+			continue
+		}
+		if c := w.byArg[watchKey{p.pred, int32(pos), o}]; len(c) < len(best) {
+			best = c
+		}
+	}
+	return best
 }
 
 // OneWay reports whether fact f is of a one-way predicate: deleted by
@@ -831,8 +936,12 @@ func (g *Grow) visit(id TaskID, facts func(add, del []FactID), pats func(ref hdd
 		facts(a.add, a.del)
 		return
 	}
-	// the rest of a network, from task k on
-	for _, ot := range g.lz.netTasks(r.meth)[r.k:] {
+	// the rest of a network, from task k on (task k alone for one)
+	ts := g.lz.netTasks(r.meth)[r.k:]
+	if r.one {
+		ts = ts[:1]
+	}
+	for _, ot := range ts {
 		pats(ot.Ref, func(i int) int32 {
 			if a := ot.Args[i]; a.IsVar() {
 				return r.sub[a.Var()]

@@ -192,7 +192,7 @@ func (g *Grow) liftedTask(id TaskID) (int, []int32) {
 		return t.Ref.Index, intsToInt32s(t.Args)
 	}
 	r := &g.synth[-1-lid]
-	if r.k < 0 || r.meth < 0 {
+	if r.k < 0 || r.meth < 0 || r.one {
 		return -1, nil
 	}
 	m := &lz.d.Methods[r.meth]

@@ -525,7 +525,7 @@ func (s *dfs) countGoals(id int32, d int32) {
 		}
 	}
 	if s.goalByU != nil {
-		for k, w := range s.v.goalMaskU[int(id)*s.v.goalW : int(id+1)*s.v.goalW] {
+		for k, w := range s.v.reachableU(id) {
 			for ; w != 0; w &= w - 1 {
 				s.goalByU[k<<6+bits.TrailingZeros64(w)] += d
 			}

@@ -252,19 +252,13 @@ func (v *view) grown() {
 		v.oneWay = append(v.oneWay, v.grow.OneWay(ground.FactID(f)))
 	}
 	if v.watch != nil {
-		// the goals the new tasks may reach
-		from := v.nA + len(v.taskMeths)
+		// room for the goals the new tasks may reach, filled when first
+		// asked for (view.marked)
 		n := t.NumTasks() * v.goalW
 		v.goalMask = slices.Grow(v.goalMask, n-len(v.goalMask))[:n]
 		v.goalMaskU = slices.Grow(v.goalMaskU, n-len(v.goalMaskU))[:n]
-		mark := func(id int) {
-			v.watch.Mark(ground.TaskID(id), v.reachable(int32(id)), v.goalMaskU[id*v.goalW:(id+1)*v.goalW])
-		}
-		for a := fromActions; a < v.acts; a++ {
-			mark(a)
-		}
-		for id := from; id < t.NumTasks(); id++ {
-			mark(id)
+		for len(v.marked) < t.NumTasks() {
+			v.marked = append(v.marked, false)
 		}
 	}
 	for len(v.taskMeths) < len(t.Compounds) {
@@ -324,6 +318,13 @@ func (s *dfs) tryServed(best int32) (bool, error) {
 	}
 	s.failedAll(best)
 	return false, nil
+}
+
+// mark fills the goal masks of task id of a growing task (view.marked).
+func (v *view) mark(id int32) {
+	w := v.goalW
+	v.marked[id] = true
+	v.watch.Mark(ground.TaskID(id), v.goalMask[int(id)*w:int(id+1)*w], v.goalMaskU[int(id)*w:int(id+1)*w])
 }
 
 // growTargetOf returns, over a growing task, the targets that order the
@@ -571,7 +572,7 @@ func (s *dfs) reachNow(id int32, want []uint64, left int) int {
 			s.reachMasks = map[reachNowKey]*reachMask{}
 		}
 		gw := s.v.goalW
-		may := slices.Clone(s.v.goalMaskU[int(id)*gw : int(id+1)*gw])
+		may := slices.Clone(s.v.reachableU(id))
 		r = &reachMask{known: make([]uint64, gw), may: may}
 		reach := s.v.reachable(id)
 		for k := range r.known {

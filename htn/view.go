@@ -85,6 +85,12 @@ type view struct {
 	// no one-way fact
 	watch     *ground.Watch
 	goalMaskU []uint64
+	// marked tells, over a growing task, the tasks whose goal masks are
+	// filled: a task's are filled when first asked for (reachable), as
+	// most tasks made are never in a network the depth-first search
+	// looks at (the greedy search's grounding below the tasks it met,
+	// the instances of a task served in a state and never tried)
+	marked []bool
 	// oneWay[f], over a growing task with goals a task may reach only
 	// by ways that need one-way facts, tells fact f is one (nil else)
 	oneWay []bool
@@ -115,7 +121,18 @@ func (v *view) reachable(id int32) []uint64 {
 	if v.goalMask == nil {
 		return nil
 	}
+	if v.watch != nil && !v.marked[id] {
+		v.mark(id)
+	}
 	return v.goalMask[int(id)*v.goalW : int(id+1)*v.goalW]
+}
+
+// reachableU is reachable's counterpart for goalMaskU.
+func (v *view) reachableU(id int32) []uint64 {
+	if v.watch != nil && !v.marked[id] {
+		v.mark(id)
+	}
+	return v.goalMaskU[int(id)*v.goalW : int(id+1)*v.goalW]
 }
 
 // refs in trails and kill lists: methods as m >= 0, actions as -1-a.
