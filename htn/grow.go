@@ -69,7 +69,7 @@ func solveGrow(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound
 func growDFS(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound, p *pauser, stats *Stats) (*ground.Solution, error) {
 	resume := &growResume{}
 	for {
-		v := newGrowView(g)
+		v := newGrowView(g, true)
 		s := newDFS(ctx, v, opt, stats, nil)
 		s.pause, s.resume = p, resume
 		if s.bnb = bb; bb != nil {
@@ -105,7 +105,8 @@ func growDFS(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound, 
 // (ground.Grow.MinCost).
 func growBestFirst(ctx context.Context, g *ground.Grow, opt Options, search Search, p *pauser, stats *Stats) (*ground.Solution, error) {
 	for {
-		v := newGrowView(g)
+		// the best-first searches watch no goals
+		v := newGrowView(g, false)
 		sol, _, err := bestFirst(ctx, v, opt, search, stats, p)
 		switch {
 		case errors.Is(err, errRelaid):
@@ -190,15 +191,17 @@ func (r *growResume) restore(s *dfs) {
 var errRelaid = errors.New("the growing task's IDs moved")
 
 // newGrowView is the view of a growing task: its indexes of methods,
-// first actions and costs, and the goals each task may reach, kept up to
-// date as it grows (dfs.serve), and none of the analyses of the whole
-// task.
-func newGrowView(g *ground.Grow) *view {
+// first actions and costs, and with goals (the depth-first search's) the
+// goals each task may reach, kept up to date as it grows (dfs.serve),
+// and none of the analyses of the whole task.
+func newGrowView(g *ground.Grow, goals bool) *view {
 	t := g.Task
 	v := &view{t: t, grow: g, nA: len(t.Actions), recursive: true, total: g.Total()}
 	v.acost = make([]int64, v.nA)
 	v.cost = make([]int64, v.nA)
-	v.growGoals()
+	if goals {
+		v.growGoals()
+	}
 	v.grown()
 	return v
 }

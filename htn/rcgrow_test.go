@@ -55,7 +55,7 @@ func TestRCGrow(t *testing.T) {
 // reports false where the IDs moved.
 func walkRCGrow(t *testing.T, g *ground.Grow, want int64) bool {
 	t.Helper()
-	v := newGrowView(g)
+	v := newGrowView(g, false)
 	b := &bfs{v: v, visited: newSeenSet(), stats: &Stats{}, relaid: g.Relaid}
 	b.rcg = &rcGrow{goOn: func() error { return b.mayGoOn(context.Background()) }}
 	root := b.root()
