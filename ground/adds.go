@@ -41,6 +41,8 @@ func (g argGuard) holds(arg func(i int) int32) bool {
 	return (x == y) != g.neq
 }
 
+// guardArg is argument a (a parameter or an object) under the task's
+// arguments arg(i) (-1: open).
 func guardArg(a int32, arg func(i int) int32) int32 {
 	if a < 0 {
 		return -1 - a
@@ -53,7 +55,7 @@ func guardArg(a int32, arg func(i int) int32) int32 {
 // objects), keep false when it always holds or is not one of the task's
 // own arguments (a local or any: left out, the pattern only wider).
 func newGuard(a, b int32, neq bool) (g argGuard, keep, ok bool) {
-	own := func(x int32) bool { return x >= 0 || (x < 0 && x != anyArg && !isLocal(x)) }
+	own := func(x int32) bool { return x != anyArg && !isLocal(x) }
 	if !own(a) || !own(b) {
 		return argGuard{}, false, true
 	}

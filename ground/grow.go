@@ -302,10 +302,7 @@ func (g *Grow) taskID(lid int32) (TaskID, error) {
 	if a.exists && !a.never {
 		// a synthetic task whose methods are the action under each
 		// binding of its precondition's own variables (serveExists)
-		g.id[lid] = TaskID(len(t.Actions) + len(t.Compounds))
-		t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: lt.Args})
-		g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
-		g.synth = append(g.synth, openRest{meth: -1, k: -1, act: lid})
+		g.id[lid] = g.addSynth(openRest{meth: -1, k: -1, act: lid}, lt.Args)
 		return g.id[lid], nil
 	}
 	if g.nAct == len(t.Actions) {
@@ -399,7 +396,7 @@ type openRest struct {
 // network to stand for. A variable shared by two tasks is refused
 // (ErrNotSupported).
 func (g *Grow) looseNetwork(open []int32) ([]TaskID, error) {
-	lz, t := g.lz, g.Task
+	lz := g.lz
 	ts := lz.Initial()
 	user := make([]int, len(open))
 	need := 0
@@ -429,10 +426,7 @@ func (g *Grow) looseNetwork(open []int32) ([]TaskID, error) {
 			out = append(out, id)
 			continue
 		}
-		out = append(out, TaskID(len(t.Actions)+len(t.Compounds)))
-		t.Compounds = append(t.Compounds, Compound{Schema: -1})
-		g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
-		g.synth = append(g.synth, openRest{meth: -1, k: k, sub: slices.Clone(open), one: true})
+		out = append(out, g.addSynth(openRest{meth: -1, k: k, sub: slices.Clone(open), one: true}, nil))
 	}
 	return out, nil
 }
@@ -482,18 +476,14 @@ func (g *Grow) network(meth, k int, sub []int32) ([]TaskID, error) {
 	key := string(lz.keyOf(uint32(k), []int32{int32(meth)}, sub))
 	id, ok := g.synthKey[key]
 	if !ok {
-		t := g.Task
-		id = TaskID(len(t.Actions) + len(t.Compounds))
-		g.synthKey[key] = id
 		var vals []int
 		for _, x := range sub {
 			if x >= 0 {
 				vals = append(vals, int(x))
 			}
 		}
-		t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: vals})
-		g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
-		g.synth = append(g.synth, openRest{meth: meth, k: k, sub: slices.Clone(sub)})
+		id = g.addSynth(openRest{meth: meth, k: k, sub: slices.Clone(sub)}, vals)
+		g.synthKey[key] = id
 	}
 	return append(out, id), nil
 }
@@ -541,12 +531,19 @@ func (g *Grow) oneSynth(meth, k int, sub []int32) TaskID {
 	if id, ok := g.synthKey[key]; ok {
 		return id
 	}
+	id := g.addSynth(openRest{meth: meth, k: k, sub: own, one: true}, vals)
+	g.synthKey[key] = id
+	return id
+}
+
+// addSynth makes the synthetic compound task r (its objects args, for
+// its name) and returns its ID.
+func (g *Grow) addSynth(r openRest, args []int) TaskID {
 	t := g.Task
 	id := TaskID(len(t.Actions) + len(t.Compounds))
-	g.synthKey[key] = id
-	t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: vals})
+	t.Compounds = append(t.Compounds, Compound{Schema: -1, Args: args})
 	g.lzOf = append(g.lzOf, int32(-1-len(g.synth)))
-	g.synth = append(g.synth, openRest{meth: meth, k: k, sub: own, one: true})
+	g.synth = append(g.synth, r)
 	return id
 }
 
@@ -819,8 +816,9 @@ func (w *Watch) Mark(id TaskID, mask, umask []uint64) {
 			}
 		}
 	}, func(ref hddl.TaskRef, arg func(i int) int32) {
-		for pi := range g.effects.of(ref) {
-			p := &g.effects.of(ref)[pi]
+		ps := g.effects.of(ref)
+		for pi := range ps {
+			p := &ps[pi]
 			for _, i := range w.candidates(p, arg) {
 				if (int(i) >= w.delFrom) == p.del && p.matches(arg, &g.lz.facts[w.fs[i]], nil) {
 					if p.needs == nil {
@@ -843,14 +841,10 @@ func (w *Watch) candidates(p *effectPattern, arg func(i int) int32) []int32 {
 		if len(best) == 0 {
 			break
 		}
-		o := int32(-1)
-		switch {
-		case a == anyArg || isLocal(a):
-		case a < 0:
-			o = -1 - a
-		default:
-			o = arg(int(a))
+		if a == anyArg || isLocal(a) {
+			continue
 		}
+		o := guardArg(a, arg)
 		if o < 0 {
 			continue
 		}
