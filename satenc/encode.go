@@ -103,7 +103,8 @@ type Encoding struct {
 	stateLayer int
 	states     []state
 	build      stateBuilder
-	preDone    int // vertices whose method preconditions are encoded
+	chg        changes // scratch of positionClauses
+	preDone    int     // vertices whose method preconditions are encoded
 	// preLits holds, per variable x, the literals l of the precondition
 	// clauses x -> l added, and preSeen the pairs (x, l) of a variable
 	// with more than maxPreLits of them (see addPre)
@@ -621,195 +622,281 @@ func (e *Encoding) boundary(l, p, to int) int {
 // task between them can change it, and with the states of the last layer
 // encoded before, at the boundaries the two layers share.
 func (e *Encoding) stateClauses() {
-	t := e.t
 	l := len(e.layers) - 1
 	layer := e.layers[l]
-	nf := len(t.Facts)
-	// the boundaries shared with the previous encoded layer
-	shared := map[int]state{}
-	if e.stateLayer >= 0 {
-		for p, st := range e.states {
-			b := e.boundary(e.stateLayer, p, l)
-			if prev, ok := shared[b]; ok {
-				// two boundaries of that layer are one here (the
-				// positions between them decompose into nothing): their
-				// states are the same
-				prev.differing(st, func(f int) {
-					e.add(prev.at(f).Neg(), st.at(f).Pos())
-					e.add(prev.at(f).Pos(), st.at(f).Neg())
-				})
-			}
-			shared[b] = st
-		}
-	}
+	shared := e.sharedStates(l)
 	states := make([]state, len(layer)+1)
 	if st, ok := shared[0]; ok {
 		states[0] = st
 	} else {
-		cur := newState(nf)
-		for f := range nf {
-			cur[f/stateChunk][f%stateChunk] = e.newVar(kindFact, 0, int32(f))
-		}
-		init := make([]bool, nf)
-		for _, f := range t.Init {
-			init[f] = true
-		}
-		for f := range nf {
-			if init[f] {
-				e.add(cur.at(f).Pos())
-			} else {
-				e.add(cur.at(f).Neg())
-			}
-		}
-		states[0] = cur
+		states[0] = e.initialState()
 	}
 	e.opens = map[int32]Var{}
 	for p, vi := range layer {
 		if e.stopped() {
 			return
 		}
-		v := &e.verts[vi]
-		cur := states[p]
-		if next, ok := shared[p+1]; ok && e.stateLayer == l-1 && v.sameAs(&e.verts[v.parent]) {
-			// an action passed down unchanged between two boundaries of
-			// the layer before: its clauses are there already
-			states[p+1] = next
-			continue
-		}
-		// facts this position can change, and why
-		adders := map[ground.FactID][]Lit{}
-		deleters := map[ground.FactID][]Lit{}
-		var changed []ground.FactID
-		note := func(f ground.FactID) {
-			if _, ok := adders[f]; !ok {
-				if _, ok := deleters[f]; !ok {
-					changed = append(changed, f)
-				}
-			}
-		}
-		for i, tk := range v.tasks {
-			if !t.IsPrimitive(tk) {
-				continue
-			}
-			a := &t.Actions[tk]
-			for _, f := range a.Add {
-				note(f)
-				adders[f] = append(adders[f], v.taskVar[i].Pos())
-			}
-			for _, f := range a.Del {
-				if !contains(a.Add, f) {
-					note(f)
-					deleters[f] = append(deleters[f], v.taskVar[i].Pos())
-				}
-			}
-		}
-		// an open vertex (a method with subtasks, decomposed in a later
-		// layer) may change what some action below it can change
-		var openers []Var
-		for k, m := range v.methods {
-			if len(t.Methods[m].Subtasks) > 0 {
-				openers = append(openers, v.methVar[k])
-			}
-		}
-		var open Var
-		switch len(openers) {
-		case 0:
-		case 1:
-			open = openers[0]
-		default:
-			open = e.newVar(kindOpen, vi, 0)
-			for _, x := range openers {
-				e.add(x.Neg(), open.Pos())
-			}
-		}
-		if open != 0 {
-			e.opens[vi] = open
-		}
-		if open != 0 {
-			if e.effects == nil {
-				if e.effects = newPossibleEffects(t, e.stopped); e.effects == nil {
-					return
-				}
-			}
-			for _, tk := range v.tasks {
-				if t.IsPrimitive(tk) {
-					continue
-				}
-				for _, f := range e.effects.of(tk) {
-					note(f)
-					adders[f] = append(adders[f], open.Pos())
-					deleters[f] = append(deleters[f], open.Pos())
-				}
-			}
-		}
-		slices.Sort(changed)
-		next, isShared := shared[p+1]
-		if !isShared {
-			e.build.start(cur)
-			for _, f := range changed {
-				e.build.set(int(f), e.newVar(kindFact, int32(p+1), int32(f)))
-			}
-			next = e.build.s
-		}
-		// an action passed down from the last encoded layer has its
-		// preconditions there already, and its effects too if it still
-		// ends at a boundary of that layer
-		var old []Var
-		if anc := e.encodedAncestor(vi); anc >= 0 {
-			old = e.verts[anc].taskVar
-		}
-		for i, tk := range v.tasks {
-			if !t.IsPrimitive(tk) {
-				continue
-			}
-			a := &t.Actions[tk]
-			x := v.taskVar[i].Neg()
-			inherited := slices.Contains(old, v.taskVar[i])
-			if !inherited {
-				for _, f := range a.Pre {
-					e.addPre(v.taskVar[i], cur.at(int(f)).Pos())
-				}
-				for _, f := range a.NegPre {
-					e.addPre(v.taskVar[i], cur.at(int(f)).Neg())
-				}
-			}
-			if inherited && isShared {
-				continue
-			}
-			for _, f := range a.Add {
-				e.add(x, next.at(int(f)).Pos())
-			}
-			for _, f := range a.Del {
-				if !contains(a.Add, f) {
-					e.add(x, next.at(int(f)).Neg())
-				}
-			}
-		}
-		// a fact that changes was changed by a task of this position (at
-		// a boundary shared with an earlier layer, facts that children
-		// before this one changed have other variables too)
-		frame := func(f int) {
-			c, n := cur.at(f), next.at(f)
-			if c == n {
-				return
-			}
-			e.add(append([]Lit{c.Neg(), n.Pos()}, dedupLits(deleters[ground.FactID(f)])...)...)
-			e.add(append([]Lit{c.Pos(), n.Neg()}, dedupLits(adders[ground.FactID(f)])...)...)
-		}
-		if isShared {
-			cur.differing(next, frame)
-		} else {
-			for _, f := range changed {
-				frame(int(f))
-			}
+		next, ok := e.positionClauses(l, p, vi, states[p], shared)
+		if !ok {
+			return
 		}
 		states[p+1] = next
 	}
-	// method preconditions hold in the state before the method's position,
-	// which every later layer shares: each is encoded once
+	if !e.methodPreClauses(states, l) {
+		return
+	}
+	e.goalClauses(states[len(layer)])
+	e.stateLayer, e.states = l, states
+}
+
+// sharedStates returns the states of the last encoded layer's
+// boundaries, by the position of layer l they fall on; where two of them
+// fall on one (the positions between them decompose into nothing), their
+// states are made the same.
+func (e *Encoding) sharedStates(l int) map[int]state {
+	shared := map[int]state{}
+	if e.stateLayer < 0 {
+		return shared
+	}
+	for p, st := range e.states {
+		b := e.boundary(e.stateLayer, p, l)
+		if prev, ok := shared[b]; ok {
+			prev.differing(st, func(f int) {
+				e.add(prev.at(f).Neg(), st.at(f).Pos())
+				e.add(prev.at(f).Pos(), st.at(f).Neg())
+			})
+		}
+		shared[b] = st
+	}
+	return shared
+}
+
+// initialState returns the state before the first position: a variable
+// per fact, fixed to the initial state by unit clauses.
+func (e *Encoding) initialState() state {
+	t := e.t
+	nf := len(t.Facts)
+	cur := newState(nf)
+	for f := range nf {
+		cur[f/stateChunk][f%stateChunk] = e.newVar(kindFact, 0, int32(f))
+	}
+	init := make([]bool, nf)
+	for _, f := range t.Init {
+		init[f] = true
+	}
+	for f := range nf {
+		if init[f] {
+			e.add(cur.at(f).Pos())
+		} else {
+			e.add(cur.at(f).Neg())
+		}
+	}
+	return cur
+}
+
+// changes are the facts a position can change (in the order first met)
+// and the literals of the tasks that may add or delete each.
+type changes struct {
+	adders, deleters map[ground.FactID][]Lit
+	changed          []ground.FactID
+}
+
+// reset empties c for another position, its maps kept.
+func (c *changes) reset() *changes {
+	if c.adders == nil {
+		c.adders, c.deleters = map[ground.FactID][]Lit{}, map[ground.FactID][]Lit{}
+	}
+	clear(c.adders)
+	clear(c.deleters)
+	c.changed = c.changed[:0]
+	return c
+}
+
+func (c *changes) note(f ground.FactID) {
+	if _, ok := c.adders[f]; !ok {
+		if _, ok := c.deleters[f]; !ok {
+			c.changed = append(c.changed, f)
+		}
+	}
+}
+
+func (c *changes) add(f ground.FactID, x Lit) {
+	c.note(f)
+	c.adders[f] = append(c.adders[f], x)
+}
+
+func (c *changes) del(f ground.FactID, x Lit) {
+	c.note(f)
+	c.deleters[f] = append(c.deleters[f], x)
+}
+
+// positionClauses encodes position p (vertex vi) of layer l, between
+// state cur and the next one, which it returns (false when the context
+// ended): the next state, the actions' clauses, and the frame axioms. A
+// boundary shared with the layer before keeps that layer's state, and an
+// action passed down unchanged between two of them its clauses.
+func (e *Encoding) positionClauses(l, p int, vi int32, cur state, shared map[int]state) (state, bool) {
+	v := &e.verts[vi]
+	next, isShared := shared[p+1]
+	if isShared && e.stateLayer == l-1 && v.sameAs(&e.verts[v.parent]) {
+		return next, true
+	}
+	ch := e.chg.reset()
+	e.actionChanges(v, ch)
+	if open := e.openVar(v, vi); open != 0 && !e.openChanges(v, open, ch) {
+		return nil, false
+	}
+	slices.Sort(ch.changed)
+	if !isShared {
+		e.build.start(cur)
+		for _, f := range ch.changed {
+			e.build.set(int(f), e.newVar(kindFact, int32(p+1), int32(f)))
+		}
+		next = e.build.s
+	}
+	e.actionClauses(v, vi, cur, next, isShared)
+	e.frameClauses(cur, next, ch, isShared)
+	return next, true
+}
+
+// actionChanges notes in ch the effects of the actions vertex v may be.
+func (e *Encoding) actionChanges(v *vertex, ch *changes) {
+	t := e.t
+	for i, tk := range v.tasks {
+		if !t.IsPrimitive(tk) {
+			continue
+		}
+		a := &t.Actions[tk]
+		for _, f := range a.Add {
+			ch.add(f, v.taskVar[i].Pos())
+		}
+		for _, f := range a.Del {
+			if !contains(a.Add, f) {
+				ch.del(f, v.taskVar[i].Pos())
+			}
+		}
+	}
+}
+
+// openVar returns the variable that tells vertex vi (v) is open: it
+// takes a method with subtasks, decomposed in a later layer, so that some
+// action below it may change what it can change (0: none of its methods
+// has subtasks). It is recorded in e.opens.
+func (e *Encoding) openVar(v *vertex, vi int32) Var {
+	var openers []Var
+	for k, m := range v.methods {
+		if len(e.t.Methods[m].Subtasks) > 0 {
+			openers = append(openers, v.methVar[k])
+		}
+	}
+	var open Var
+	switch len(openers) {
+	case 0:
+		return 0
+	case 1:
+		open = openers[0]
+	default:
+		open = e.newVar(kindOpen, vi, 0)
+		for _, x := range openers {
+			e.add(x.Neg(), open.Pos())
+		}
+	}
+	e.opens[vi] = open
+	return open
+}
+
+// openChanges notes in ch the possible effects of the compound tasks of
+// open vertex v, each made by its open variable (false when the context
+// ended while they were computed).
+func (e *Encoding) openChanges(v *vertex, open Var, ch *changes) bool {
+	t := e.t
+	if e.effects == nil {
+		if e.effects = newPossibleEffects(t, e.stopped); e.effects == nil {
+			return false
+		}
+	}
+	for _, tk := range v.tasks {
+		if t.IsPrimitive(tk) {
+			continue
+		}
+		for _, f := range e.effects.of(tk) {
+			ch.add(f, open.Pos())
+			ch.deleters[f] = append(ch.deleters[f], open.Pos())
+		}
+	}
+	return true
+}
+
+// actionClauses encodes the preconditions (in cur) and effects (in next)
+// of the actions vertex vi (v) may be. An action passed down from the
+// last encoded layer has its preconditions there already, and its
+// effects too if it still ends at a boundary of that layer.
+func (e *Encoding) actionClauses(v *vertex, vi int32, cur, next state, isShared bool) {
+	t := e.t
+	var old []Var
+	if anc := e.encodedAncestor(vi); anc >= 0 {
+		old = e.verts[anc].taskVar
+	}
+	for i, tk := range v.tasks {
+		if !t.IsPrimitive(tk) {
+			continue
+		}
+		a := &t.Actions[tk]
+		x := v.taskVar[i].Neg()
+		inherited := slices.Contains(old, v.taskVar[i])
+		if !inherited {
+			for _, f := range a.Pre {
+				e.addPre(v.taskVar[i], cur.at(int(f)).Pos())
+			}
+			for _, f := range a.NegPre {
+				e.addPre(v.taskVar[i], cur.at(int(f)).Neg())
+			}
+		}
+		if inherited && isShared {
+			continue
+		}
+		for _, f := range a.Add {
+			e.add(x, next.at(int(f)).Pos())
+		}
+		for _, f := range a.Del {
+			if !contains(a.Add, f) {
+				e.add(x, next.at(int(f)).Neg())
+			}
+		}
+	}
+}
+
+// frameClauses encodes the frame axioms between cur and next: a fact
+// that changes was changed by a task of this position (ch). At a
+// boundary shared with an earlier layer, facts that children before this
+// one changed have other variables too.
+func (e *Encoding) frameClauses(cur, next state, ch *changes, isShared bool) {
+	frame := func(f int) {
+		c, n := cur.at(f), next.at(f)
+		if c == n {
+			return
+		}
+		e.add(append([]Lit{c.Neg(), n.Pos()}, dedupLits(ch.deleters[ground.FactID(f)])...)...)
+		e.add(append([]Lit{c.Pos(), n.Neg()}, dedupLits(ch.adders[ground.FactID(f)])...)...)
+	}
+	if isShared {
+		cur.differing(next, frame)
+		return
+	}
+	for _, f := range ch.changed {
+		frame(int(f))
+	}
+}
+
+// methodPreClauses encodes the preconditions of the methods of the
+// vertices made since it last ran: they hold in the state before the
+// method's position, which every later layer shares, so each is encoded
+// once (false when the context ended).
+func (e *Encoding) methodPreClauses(states []state, l int) bool {
+	t := e.t
 	for ; e.preDone < len(e.verts); e.preDone++ {
 		if e.stopped() {
-			return
+			return false
 		}
 		v := &e.verts[e.preDone]
 		if len(v.methods) == 0 {
@@ -826,14 +913,17 @@ func (e *Encoding) stateClauses() {
 			}
 		}
 	}
-	end := states[len(layer)]
-	for _, f := range t.Goal {
+	return true
+}
+
+// goalClauses fixes the goal in the state after the last position.
+func (e *Encoding) goalClauses(end state) {
+	for _, f := range e.t.Goal {
 		e.add(end.at(int(f)).Pos())
 	}
-	for _, f := range t.GoalNeg {
+	for _, f := range e.t.GoalNeg {
 		e.add(end.at(int(f)).Neg())
 	}
-	e.stateLayer, e.states = l, states
 }
 
 // addPre adds the precondition clause x -> l once: a vertex whose task
