@@ -501,44 +501,71 @@ func uniq(xs []int32) []int32 {
 // build renumbers what survived into a Task. Facts that are constant (true
 // or false throughout) are dropped from every list.
 func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, goalNeg []int32) *Task {
-	t := &Task{Problem: g.p, InitialTotal: g.initialTotal, memo: &memo{}}
-	constTrue := func(f int32) bool { return !canFalse[f] }
-	constFalse := func(f int32) bool { return !canTrue[f] }
-	factMap := make([]FactID, len(g.facts))
-	for i := range factMap {
-		factMap[i] = -1
+	b := &taskBuilder{g: g, t: &Task{Problem: g.p, InitialTotal: g.initialTotal, memo: &memo{}}, canTrue: canTrue, canFalse: canFalse}
+	b.factMap = make([]FactID, len(g.facts))
+	for i := range b.factMap {
+		b.factMap[i] = -1
 	}
-	// the task's many small slices (arguments, fact lists) are cut from
-	// slabs: one allocation per few thousand values instead of one each
-	var facts slab[FactID]
-	var ints slab[int]
-	var buf []FactID
-	mapFacts := func(fs []int32, drop func(int32) bool) []FactID {
-		buf = buf[:0]
-		for _, f := range fs {
-			if f < 0 || drop(f) {
-				continue
-			}
-			if factMap[f] < 0 {
-				factMap[f] = FactID(len(t.Facts))
-				fa := g.facts[f]
-				t.Facts = append(t.Facts, Fact{Pred: fa.Pred, Args: ints.copy(fa.Args)})
-			}
-			buf = append(buf, factMap[f])
-		}
-		if len(buf) == 0 {
-			return nil
-		}
-		return facts.copy(buf)
+	if !b.actions(actAlive) || !b.compounds(methAlive) || !b.methods(methAlive) {
+		return nil
 	}
-	argsOf := func(xs []int32) []int {
-		out := ints.take(len(xs))
-		for i, x := range xs {
-			out[i] = int(x)
+	b.initialAndGoal(goal, goalNeg)
+	return b.t
+}
+
+// taskBuilder is build's state: the task made so far and the maps from
+// the grounder's facts, actions and tasks to its IDs. The task's many
+// small slices (arguments, fact lists) are cut from slabs: one
+// allocation per few thousand values instead of one each.
+type taskBuilder struct {
+	g                 *grounder
+	t                 *Task
+	canTrue, canFalse []bool
+	factMap           []FactID // grounder fact -> FactID, -1 until used
+	actMap            []TaskID // grounder action -> TaskID, -1 if dropped
+	taskMap           []int    // grounder task -> compound index, -1 if dropped
+	facts             slab[FactID]
+	ints              slab[int]
+	buf               []FactID
+}
+
+// constTrue and constFalse tell a fact that is always true (false).
+func (b *taskBuilder) constTrue(f int32) bool  { return !b.canFalse[f] }
+func (b *taskBuilder) constFalse(f int32) bool { return !b.canTrue[f] }
+
+// mapFacts returns facts fs as FactIDs, without those drop tells (nil
+// for none), giving each fact met for the first time its ID.
+func (b *taskBuilder) mapFacts(fs []int32, drop func(int32) bool) []FactID {
+	b.buf = b.buf[:0]
+	for _, f := range fs {
+		if f < 0 || drop(f) {
+			continue
 		}
-		return out
+		if b.factMap[f] < 0 {
+			b.factMap[f] = FactID(len(b.t.Facts))
+			fa := b.g.facts[f]
+			b.t.Facts = append(b.t.Facts, Fact{Pred: fa.Pred, Args: b.ints.copy(fa.Args)})
+		}
+		b.buf = append(b.buf, b.factMap[f])
 	}
-	actMap := make([]TaskID, len(g.gActs))
+	if len(b.buf) == 0 {
+		return nil
+	}
+	return b.facts.copy(b.buf)
+}
+
+func (b *taskBuilder) argsOf(xs []int32) []int {
+	out := b.ints.take(len(xs))
+	for i, x := range xs {
+		out[i] = int(x)
+	}
+	return out
+}
+
+// actions makes the live actions (false when the grounding stopped).
+func (b *taskBuilder) actions(actAlive []bool) bool {
+	g, t := b.g, b.t
+	b.actMap = make([]TaskID, len(g.gActs))
 	nAlive := 0
 	for _, ok := range actAlive {
 		if ok {
@@ -548,67 +575,82 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 	t.Actions = make([]Action, 0, nAlive)
 	for i := range g.gActs {
 		if g.stopped(i) {
-			return nil
+			return false
 		}
 		if !actAlive[i] {
-			actMap[i] = -1
+			b.actMap[i] = -1
 			continue
 		}
 		a := &g.gActs[i]
-		actMap[i] = TaskID(len(t.Actions))
+		b.actMap[i] = TaskID(len(t.Actions))
 		t.Actions = append(t.Actions, Action{
 			Schema: a.schema.lifted,
-			Args:   argsOf(a.binding[:a.schema.nparams]),
-			Pre:    mapFacts(a.pre, constTrue),
-			NegPre: mapFacts(a.negPre, constFalse),
+			Args:   b.argsOf(a.binding[:a.schema.nparams]),
+			Pre:    b.mapFacts(a.pre, b.constTrue),
+			NegPre: b.mapFacts(a.negPre, b.constFalse),
 			// adding a fact that is always true, or deleting one that is
 			// always false, changes nothing
-			Add: mapFacts(a.add, constTrue),
-			Del: mapFacts(a.del, constFalse),
+			Add: b.mapFacts(a.add, b.constTrue),
+			Del: b.mapFacts(a.del, b.constFalse),
 		})
 	}
-	// compound tasks: those with a live method
-	taskMap := make([]int, len(g.gTasks))
-	for i := range taskMap {
-		taskMap[i] = -1
+	return true
+}
+
+// compounds makes the compound tasks: those with a live method (false
+// when the grounding stopped).
+func (b *taskBuilder) compounds(methAlive []bool) bool {
+	g, t := b.g, b.t
+	b.taskMap = make([]int, len(g.gTasks))
+	for i := range b.taskMap {
+		b.taskMap[i] = -1
 	}
 	for i := range g.gMethods {
 		if g.stopped(i) {
-			return nil
+			return false
 		}
 		if methAlive[i] {
-			taskMap[g.gMethods[i].task] = 0
+			b.taskMap[g.gMethods[i].task] = 0
 		}
 	}
 	nc := 0
-	for i := range taskMap {
-		if taskMap[i] == 0 {
-			taskMap[i] = nc
+	for i := range b.taskMap {
+		if b.taskMap[i] == 0 {
+			b.taskMap[i] = nc
 			nc++
 		}
 	}
-	na := len(t.Actions)
 	t.Compounds = make([]Compound, nc)
 	for i, gt := range g.gTasks {
-		if c := taskMap[i]; c >= 0 {
-			t.Compounds[c] = Compound{Schema: gt.schema, Args: argsOf(gt.args)}
+		if c := b.taskMap[i]; c >= 0 {
+			t.Compounds[c] = Compound{Schema: gt.schema, Args: b.argsOf(gt.args)}
 		}
 	}
-	refID := func(r gRef) TaskID {
-		if r.prim {
-			return actMap[r.idx]
-		}
-		return TaskID(na + taskMap[r.idx])
+	return true
+}
+
+// refID is the TaskID of the grounder's task r.
+func (b *taskBuilder) refID(r gRef) TaskID {
+	if r.prim {
+		return b.actMap[r.idx]
 	}
-	// the methods, their subtask lists and each task's method list are
-	// cut from slices sized in advance: appending them one by one was the
-	// largest allocation of grounding a Sudoku (BenchmarkTop1465)
+	return TaskID(len(b.t.Actions) + b.taskMap[r.idx])
+}
+
+// methods makes the live methods and each compound task's list of them
+// (false when the grounding stopped). The methods, their subtask lists
+// and each task's method list are cut from slices sized in advance:
+// appending them one by one was the largest allocation of grounding a
+// Sudoku (BenchmarkTop1465).
+func (b *taskBuilder) methods(methAlive []bool) bool {
+	g, t := b.g, b.t
+	na := len(t.Actions)
 	nm := 0
-	perTask := make([]int32, nc)
+	perTask := make([]int32, len(t.Compounds))
 	for i := range g.gMethods {
 		if methAlive[i] {
 			nm++
-			perTask[taskMap[g.gMethods[i].task]]++
+			perTask[b.taskMap[g.gMethods[i].task]]++
 		}
 	}
 	t.Methods = make([]Method, 0, nm)
@@ -619,7 +661,7 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 	}
 	for i := range g.gMethods {
 		if g.stopped(i) {
-			return nil
+			return false
 		}
 		if !methAlive[i] {
 			continue
@@ -627,29 +669,20 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 		gm := &g.gMethods[i]
 		m := Method{
 			Schema:   -1,
-			Task:     TaskID(na + taskMap[gm.task]),
-			Pre:      mapFacts(gm.pre, constTrue),
-			NegPre:   mapFacts(gm.negPre, constFalse),
+			Task:     TaskID(na + b.taskMap[gm.task]),
+			Pre:      b.mapFacts(gm.pre, b.constTrue),
+			NegPre:   b.mapFacts(gm.negPre, b.constFalse),
 			Ordering: gm.ordering,
 			Total:    gm.total,
 		}
-		switch {
-		case gm.schema != nil:
+		if gm.schema != nil {
 			m.Schema = gm.schema.lifted
-			m.Args = argsOf(gm.binding[:gm.schema.nparams])
-		case gm.split != nil:
-			// the values of the split variables
-			m.Args = ints.take(len(gm.split.vars))
-			for k, v := range gm.split.vars {
-				m.Args[k] = int(gm.binding[v])
-			}
-		default:
-			m.Args = argsOf(gm.binding)
 		}
+		m.Args = b.methodArgs(gm)
 		if len(gm.subtasks) > 0 {
 			m.Subtasks = tids.take(len(gm.subtasks))
 			for k, r := range gm.subtasks {
-				m.Subtasks[k] = refID(r)
+				m.Subtasks[k] = b.refID(r)
 			}
 		}
 		id := MethodID(len(t.Methods))
@@ -657,8 +690,33 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 		c := &t.Compounds[int(m.Task)-na]
 		c.Methods = append(c.Methods, id)
 	}
+	return true
+}
+
+// methodArgs returns the arguments of ground method gm: its schema's
+// parameters, the values of a split method's variables, or else its
+// whole binding.
+func (b *taskBuilder) methodArgs(gm *gMethod) []int {
+	switch {
+	case gm.schema != nil:
+		return b.argsOf(gm.binding[:gm.schema.nparams])
+	case gm.split != nil:
+		args := b.ints.take(len(gm.split.vars))
+		for k, v := range gm.split.vars {
+			args[k] = int(gm.binding[v])
+		}
+		return args
+	}
+	return b.argsOf(gm.binding)
+}
+
+// initialAndGoal makes the initial network, the goal and the initial
+// state, which keeps only the facts some action or method mentions:
+// the others do not matter.
+func (b *taskBuilder) initialAndGoal(goal, goalNeg []int32) {
+	g, t := b.g, b.t
 	for _, r := range g.initial {
-		t.Initial = append(t.Initial, refID(r))
+		t.Initial = append(t.Initial, b.refID(r))
 	}
 	t.InitialOrder = g.initialOrder
 	var init []int32
@@ -667,14 +725,12 @@ func (g *grounder) build(actAlive, methAlive, canTrue, canFalse []bool, goal, go
 			init = append(init, int32(f))
 		}
 	}
-	t.Goal = mapFacts(goal, constTrue)
-	t.GoalNeg = mapFacts(goalNeg, constFalse)
-	// initial facts last: only facts some action or method mentions matter
+	t.Goal = b.mapFacts(goal, b.constTrue)
+	t.GoalNeg = b.mapFacts(goalNeg, b.constFalse)
 	for _, f := range init {
-		if factMap[f] >= 0 {
-			t.Init = append(t.Init, factMap[f])
+		if b.factMap[f] >= 0 {
+			t.Init = append(t.Init, b.factMap[f])
 		}
 	}
 	slices.Sort(t.Init)
-	return t
 }
