@@ -38,145 +38,11 @@ type tuple struct {
 // as the anchor, with the tuples found before it, so each answer is found
 // when the last tuple it needs arrives.
 func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[]tuple) error {
-	type anchor struct {
-		r      *rule
-		atom   int // the anchor atom, or -1 for a filter
-		filter int // the anchor fCanBeFalse filter, or -1 for an atom
-		// live lists the columns of the atom whose variables matter
-		// beyond it (needed, or in another atom or filter); when others
-		// do not, a tuple that agrees with an earlier one on these
-		// columns adds no answer and is skipped (seen)
-		live []int
-		seen map[string]struct{}
-		// key is the plan's: the atom's or filter's (filterAnchor), or
-		// -1 for a ground one, whose tuple binds nothing, so that the
-		// plan without anchor serves it (it checks the atom, which
-		// holds)
-		key int
-		seq int // the order of anchors made
-	}
-	anchors := map[*relation][]*anchor{}
-	seq := 0
-	// ground holds the ground anchors by relation and tuple (tupleKey),
-	// so that a tuple visits its own, not every ground atom of the
-	// relation
-	ground := map[*relation]map[string][]*anchor{}
-	var key []byte
-	// tupleKey writes the key of vals to key, read as string(key)
-	tupleKey := func(vals []int) {
-		key = key[:0]
-		for _, x := range vals {
-			key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
-		}
-	}
-	vals := make([]int, 0, 8)
-	// addGround files an's ground atom or filter, over rel, by its tuple
-	addGround := func(rel *relation, args []hddl.Term, an *anchor) {
-		an.key = -1
-		an.r.groundLeft++
-		vals = vals[:0]
-		for _, t := range args {
-			vals = append(vals, t.Obj())
-		}
-		if ground[rel] == nil {
-			ground[rel] = map[string][]*anchor{}
-		}
-		tupleKey(vals)
-		ground[rel][string(key)] = append(ground[rel][string(key)], an)
-	}
+	fp := &fixpoint{g: g, anchors: map[*relation][]*anchor{}, ground: map[*relation]map[string][]*anchor{}, vals: make([]int, 0, 8), live: make([]int, 0, 8)}
 	for _, r := range rules {
-		r.groundLeft = 0
-		anchored := false
-		var mentions []int
-		for i, a := range r.q.atoms {
-			if i&4095 == 4095 && g.j.ctx.Err() != nil { // a universal precondition has many atoms
-				return g.j.ctx.Err()
-			}
-			if growing[a.rel] {
-				an := &anchor{r: r, atom: i, filter: -1, key: i, seq: seq}
-				seq++
-				if !slices.ContainsFunc(a.args, hddl.Term.IsVar) {
-					addGround(a.rel, a.args, an)
-					anchored = true
-					continue
-				}
-				if mentions == nil {
-					mentions = r.q.mentions()
-				}
-				if live, ok := r.q.liveColumns(i, mentions); !ok {
-					an.live, an.seen = live, map[string]struct{}{}
-				}
-				anchors[a.rel] = append(anchors[a.rel], an)
-				anchored = true
-			}
+		if err := fp.anchorRule(r, growing); err != nil {
+			return err
 		}
-		// a negated fluent atom becomes true for a new binding when an
-		// initially true fact is deleted
-		for i, f := range r.q.filters {
-			if i&4095 == 4095 && g.j.ctx.Err() != nil {
-				return g.j.ctx.Err()
-			}
-			if f.kind != fCanBeFalse || !growing[g.delRel[f.pred]] {
-				continue
-			}
-			an := &anchor{r: r, atom: -1, filter: i, key: filterAnchor(i), seq: seq}
-			seq++
-			if !slices.ContainsFunc(f.args, hddl.Term.IsVar) {
-				// a ground negated atom: its fact can be false for good
-				// already, or once deleted, which is counted down
-				tup := make([]int32, len(f.args))
-				for j, t := range f.args {
-					tup[j] = int32(t.Obj())
-				}
-				if !g.canBeFalse(f.pred, tup) {
-					addGround(g.delRel[f.pred], f.args, an)
-				}
-				continue
-			}
-			anchors[g.delRel[f.pred]] = append(anchors[g.delRel[f.pred]], an)
-		}
-		if !anchored && r.groundLeft == 0 {
-			b := g.scratch(len(r.s.vars))
-			pl, err := r.plan(g.j.ctx, -1, b)
-			if err == nil {
-				err = g.j.run(pl, b, r.emit)
-			}
-			g.release(b)
-			if err != nil {
-				return err
-			}
-		}
-	}
-	// visit joins the tuple vals with anchor an, on binding b
-	live := make([]int, 0, 8)
-	visit := func(an *anchor, vals []int, b []int32) error {
-		r := an.r
-		if an.filter >= 0 {
-			if !g.unify(r.q.filters[an.filter].args, vals, b, r.s) {
-				return nil
-			}
-		} else if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
-			return nil
-		}
-		if an.key == -1 {
-			if r.groundLeft--; r.groundLeft > 0 {
-				return nil
-			}
-		} else if r.groundLeft > 0 {
-			return nil
-		}
-		if an.seen != nil {
-			live = live[:0]
-			for _, c := range an.live {
-				live = append(live, vals[c])
-			}
-			tupleKey(live)
-			if _, dup := an.seen[string(key)]; dup {
-				return nil
-			}
-			an.seen[string(key)] = struct{}{}
-		}
-		return g.runPlan(r, an.key, b)
 	}
 	for n := 0; len(*queue) > 0; n++ {
 		if n&1023 == 1023 && g.j.ctx.Err() != nil {
@@ -184,30 +50,201 @@ func (g *grounder) seminaive(rules []*rule, growing map[*relation]bool, queue *[
 		}
 		it := (*queue)[0]
 		*queue = (*queue)[1:]
-		vals = vals[:0]
-		for _, x := range it.rel.tuple(it.idx) {
-			vals = append(vals, int(x))
-		}
-		var own []*anchor
-		if gr := ground[it.rel]; gr != nil {
-			tupleKey(vals)
-			own = gr[string(key)]
-		}
-		ans := anchors[it.rel]
-		if len(own) > 0 { // in the order of the rules and their atoms
-			ans = slices.Concat(own, ans)
-			slices.SortFunc(ans, func(x, y *anchor) int { return x.seq - y.seq })
-		}
-		for _, an := range ans {
-			b := g.scratch(len(an.r.s.vars))
-			err := visit(an, vals, b)
-			g.release(b)
-			if err != nil {
-				return err
-			}
+		if err := fp.arrive(it); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// anchor is an atom of a rule over a growing relation, or a filter
+// whose fact a growing relation of deletions makes false, that a new
+// tuple of the relation is joined through (seminaive).
+type anchor struct {
+	r      *rule
+	atom   int // the anchor atom, or -1 for a filter
+	filter int // the anchor fCanBeFalse filter, or -1 for an atom
+	// live lists the columns of the atom whose variables matter
+	// beyond it (needed, or in another atom or filter); when others
+	// do not, a tuple that agrees with an earlier one on these
+	// columns adds no answer and is skipped (seen)
+	live []int
+	seen map[string]struct{}
+	// key is the plan's: the atom's or filter's (filterAnchor), or
+	// -1 for a ground one, whose tuple binds nothing, so that the
+	// plan without anchor serves it (it checks the atom, which
+	// holds)
+	key int
+	seq int // the order of anchors made
+}
+
+// fixpoint is seminaive's state: the anchors by relation, the ground
+// ones by relation and tuple (tupleKey), so that a tuple visits its own,
+// not every ground atom of the relation, and scratch for keys.
+type fixpoint struct {
+	g       *grounder
+	anchors map[*relation][]*anchor
+	ground  map[*relation]map[string][]*anchor
+	seq     int
+	key     []byte
+	vals    []int
+	live    []int
+}
+
+// tupleKey writes the key of vals to fp.key, read as string(fp.key).
+func (fp *fixpoint) tupleKey(vals []int) {
+	fp.key = fp.key[:0]
+	for _, x := range vals {
+		fp.key = append(fp.key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+	}
+}
+
+// newAnchor makes an anchor of rule r, numbered in order.
+func (fp *fixpoint) newAnchor(r *rule, atom, filter, key int) *anchor {
+	an := &anchor{r: r, atom: atom, filter: filter, key: key, seq: fp.seq}
+	fp.seq++
+	return an
+}
+
+// addGround files an's ground atom or filter, over rel, by its tuple.
+func (fp *fixpoint) addGround(rel *relation, args []hddl.Term, an *anchor) {
+	an.key = -1
+	an.r.groundLeft++
+	fp.vals = fp.vals[:0]
+	for _, t := range args {
+		fp.vals = append(fp.vals, t.Obj())
+	}
+	if fp.ground[rel] == nil {
+		fp.ground[rel] = map[string][]*anchor{}
+	}
+	fp.tupleKey(fp.vals)
+	fp.ground[rel][string(fp.key)] = append(fp.ground[rel][string(fp.key)], an)
+}
+
+// anchorRule files the anchors of rule r: its atoms over growing
+// relations, and its negated fluent atoms, which become true for a new
+// binding when an initially true fact is deleted. A rule without any
+// runs at once.
+func (fp *fixpoint) anchorRule(r *rule, growing map[*relation]bool) error {
+	g := fp.g
+	r.groundLeft = 0
+	anchored := false
+	var mentions []int
+	for i, a := range r.q.atoms {
+		if i&4095 == 4095 && g.j.ctx.Err() != nil { // a universal precondition has many atoms
+			return g.j.ctx.Err()
+		}
+		if !growing[a.rel] {
+			continue
+		}
+		an := fp.newAnchor(r, i, -1, i)
+		anchored = true
+		if !slices.ContainsFunc(a.args, hddl.Term.IsVar) {
+			fp.addGround(a.rel, a.args, an)
+			continue
+		}
+		if mentions == nil {
+			mentions = r.q.mentions()
+		}
+		if live, ok := r.q.liveColumns(i, mentions); !ok {
+			an.live, an.seen = live, map[string]struct{}{}
+		}
+		fp.anchors[a.rel] = append(fp.anchors[a.rel], an)
+	}
+	for i, f := range r.q.filters {
+		if i&4095 == 4095 && g.j.ctx.Err() != nil {
+			return g.j.ctx.Err()
+		}
+		if f.kind != fCanBeFalse || !growing[g.delRel[f.pred]] {
+			continue
+		}
+		an := fp.newAnchor(r, -1, i, filterAnchor(i))
+		if !slices.ContainsFunc(f.args, hddl.Term.IsVar) {
+			// a ground negated atom: its fact can be false for good
+			// already, or once deleted, which is counted down
+			tup := make([]int32, len(f.args))
+			for j, t := range f.args {
+				tup[j] = int32(t.Obj())
+			}
+			if !g.canBeFalse(f.pred, tup) {
+				fp.addGround(g.delRel[f.pred], f.args, an)
+			}
+			continue
+		}
+		fp.anchors[g.delRel[f.pred]] = append(fp.anchors[g.delRel[f.pred]], an)
+	}
+	if anchored || r.groundLeft > 0 {
+		return nil
+	}
+	b := g.scratch(len(r.s.vars))
+	defer g.release(b)
+	pl, err := r.plan(g.j.ctx, -1, b)
+	if err != nil {
+		return err
+	}
+	return g.j.run(pl, b, r.emit)
+}
+
+// arrive joins new tuple it with its relation's anchors: the ground ones
+// of its own tuple and the others, in the order of the rules and their
+// atoms.
+func (fp *fixpoint) arrive(it tuple) error {
+	g := fp.g
+	vals := fp.vals[:0]
+	for _, x := range it.rel.tuple(it.idx) {
+		vals = append(vals, int(x))
+	}
+	fp.vals = vals
+	var own []*anchor
+	if gr := fp.ground[it.rel]; gr != nil {
+		fp.tupleKey(vals)
+		own = gr[string(fp.key)]
+	}
+	ans := fp.anchors[it.rel]
+	if len(own) > 0 {
+		ans = slices.Concat(own, ans)
+		slices.SortFunc(ans, func(x, y *anchor) int { return x.seq - y.seq })
+	}
+	for _, an := range ans {
+		b := g.scratch(len(an.r.s.vars))
+		err := fp.visit(an, vals, b)
+		g.release(b)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// visit joins the tuple vals with anchor an, on binding b.
+func (fp *fixpoint) visit(an *anchor, vals []int, b []int32) error {
+	g, r := fp.g, an.r
+	if an.filter >= 0 {
+		if !g.unify(r.q.filters[an.filter].args, vals, b, r.s) {
+			return nil
+		}
+	} else if !g.unify(r.q.atoms[an.atom].args, vals, b, r.s) {
+		return nil
+	}
+	if an.key == -1 {
+		if r.groundLeft--; r.groundLeft > 0 {
+			return nil
+		}
+	} else if r.groundLeft > 0 {
+		return nil
+	}
+	if an.seen != nil {
+		fp.live = fp.live[:0]
+		for _, c := range an.live {
+			fp.live = append(fp.live, vals[c])
+		}
+		fp.tupleKey(fp.live)
+		if _, dup := an.seen[string(fp.key)]; dup {
+			return nil
+		}
+		an.seen[string(fp.key)] = struct{}{}
+	}
+	return g.runPlan(r, an.key, b)
 }
 
 // runPlan runs r's plan for the key on binding b.
