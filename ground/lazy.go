@@ -631,7 +631,31 @@ func (bd *binder) filters() bool {
 
 // run enumerates; it returns false when yield asked to stop.
 func (bd *binder) run() bool {
-	lz, b := bd.lz, bd.b
+	if !bd.going() {
+		return false
+	}
+	best, bound := bd.pick()
+	if best < 0 {
+		return bd.free(0)
+	}
+	l := bd.s.pos[best]
+	bd.done[best] = true
+	defer func() { bd.done[best] = false }()
+	switch {
+	case bound == len(l.args):
+		return bd.check(l)
+	case bd.state == nil && !bd.lz.static[l.pred]:
+		return bd.joinReachable(l)
+	}
+	return bd.joinState(l)
+}
+
+// going counts a join step and reports whether the join may go on: the
+// grounding has not stopped, its context has not ended, and a
+// feasibility question is within its work bound (past it, the answer is
+// yes).
+func (bd *binder) going() bool {
+	lz := bd.lz
 	if lz.stopped {
 		return false
 	}
@@ -640,12 +664,18 @@ func (bd *binder) run() bool {
 		return false
 	}
 	if lz.feasEnd > 0 && lz.ticks > lz.feasEnd {
-		// a feasibility question past its work bound: the answer is yes
 		lz.feasGaveUp = true
 		return false
 	}
-	// the atom with the most bound arguments (static ones first on ties)
-	best, bestBound := -1, -1
+	return true
+}
+
+// pick returns the atom to join next, the one with the most bound
+// arguments (static ones first on ties), and how many it has bound; -1
+// when none is left to join.
+func (bd *binder) pick() (best, bestBound int) {
+	lz, b := bd.lz, bd.b
+	best, bestBound = -1, -1
 	for i, l := range bd.s.pos {
 		if bd.done[i] || !bd.joinable(l.pred) {
 			continue
@@ -669,43 +699,51 @@ func (bd *binder) run() bool {
 			break
 		}
 	}
-	if best < 0 {
-		return bd.free(0)
+	return best, bestBound
+}
+
+// check joins atom l, all of whose arguments are bound: it holds, or the
+// binding goes no further.
+func (bd *binder) check(l lit) bool {
+	tup := bd.tup[:0]
+	for _, a := range l.args {
+		tup = append(tup, bd.lz.term(a, bd.b))
 	}
-	l := bd.s.pos[best]
-	bd.done[best] = true
-	defer func() { bd.done[best] = false }()
-	if bestBound == len(l.args) {
-		tup := bd.tup[:0]
-		for _, a := range l.args {
-			tup = append(tup, lz.term(a, b))
-		}
-		bd.tup = tup
-		if !bd.holds(l.pred, tup) {
-			return true
-		}
-		return bd.run()
-	}
-	if bd.state == nil && !lz.static[l.pred] {
-		// a fluent atom without a state: over the reachable facts
-		rel := lz.reach[l.pred]
-		for i, a := range l.args {
-			if v := lz.term(a, b); v >= 0 {
-				for _, j := range rel.lookup(i, v) {
-					if !extend(bd, l, rel.tuple(j)) {
-						return false
-					}
-				}
-				return true
-			}
-		}
-		for j := range int32(rel.size()) {
-			if !extend(bd, l, rel.tuple(j)) {
-				return false
-			}
-		}
+	bd.tup = tup
+	if !bd.holds(l.pred, tup) {
 		return true
 	}
+	return bd.run()
+}
+
+// joinReachable joins fluent atom l without a state: over the reachable
+// facts, those with its first bound argument where it has one.
+func (bd *binder) joinReachable(l lit) bool {
+	lz := bd.lz
+	rel := lz.reach[l.pred]
+	for i, a := range l.args {
+		if v := lz.term(a, bd.b); v >= 0 {
+			for _, j := range rel.lookup(i, v) {
+				if !extend(bd, l, rel.tuple(j)) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	for j := range int32(rel.size()) {
+		if !extend(bd, l, rel.tuple(j)) {
+			return false
+		}
+	}
+	return true
+}
+
+// joinState joins atom l over the facts of its predicate that hold in
+// the state (static ones hold in every state), those with its first
+// bound argument where it has one.
+func (bd *binder) joinState(l lit) bool {
+	lz, b := bd.lz, bd.b
 	cands := lz.byPred[l.pred]
 	for i, a := range l.args {
 		if v := lz.term(a, b); v >= 0 {
