@@ -330,45 +330,13 @@ func newComponentScratch(nVars, nTasks int) *componentScratch {
 // free variables directly, otherwise a choice task whose methods are the
 // bindings of the component's variables.
 func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScratch) (gRef, error) {
-	p := g.p
-	net := &p.Initial
-	var varList []int
-	for _, m := range ms {
-		for _, t := range net.Subtasks[m].Args {
-			if t.IsVar() && !sc.inComp[t.Var()] {
-				sc.inComp[t.Var()] = true
-				varList = append(varList, t.Var())
-			}
-		}
-	}
-	// a variable no task uses that a constraint relates to the
-	// component's is bound with them, or the constraint would never be
-	// checked (a filter waits for all its variables)
-	for grown := len(varList) > 0; grown; {
-		grown = false
-		for _, l := range cons {
-			touches := false
-			for _, t := range l.args {
-				touches = touches || t.IsVar() && sc.inComp[t.Var()]
-			}
-			if !touches {
-				continue
-			}
-			for _, t := range l.args {
-				if t.IsVar() && !sc.inComp[t.Var()] {
-					sc.inComp[t.Var()] = true
-					varList = append(varList, t.Var())
-					grown = true
-				}
-			}
-		}
-	}
+	net := &g.p.Initial
+	varList := componentVars(net, ms, cons, sc)
 	defer func() {
 		for _, v := range varList {
 			sc.inComp[v] = false
 		}
 	}()
-	slices.Sort(varList)
 	if len(varList) == 0 && len(ms) == 1 {
 		r, ok, err := g.ref(&net.Subtasks[ms[0]], sc.none, tup)
 		if err != nil {
@@ -379,8 +347,65 @@ func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScra
 		}
 		return r, nil
 	}
-	// the query over the component's variables: primitive members are
-	// atoms, constraints over its variables are filters
+	q, err := g.componentQuery(ms, cons, sc)
+	if err != nil {
+		return gRef{}, err
+	}
+	ordering := componentOrdering(net, ms, sc)
+	return g.choiceTask(q, ms, varList, ordering, tup, sc)
+}
+
+// componentVars returns the variables of component ms of the initial
+// network, sorted, marked in sc.inComp: its tasks', and those a
+// constraint relates to them, which no task uses, bound with them, or
+// the constraint would never be checked (a filter waits for all its
+// variables).
+func componentVars(net *hddl.Network, ms []int, cons conj, sc *componentScratch) []int {
+	var varList []int
+	mark := func(t hddl.Term) bool {
+		if t.IsVar() && !sc.inComp[t.Var()] {
+			sc.inComp[t.Var()] = true
+			varList = append(varList, t.Var())
+			return true
+		}
+		return false
+	}
+	for _, m := range ms {
+		for _, t := range net.Subtasks[m].Args {
+			mark(t)
+		}
+	}
+	for grown := len(varList) > 0; grown; {
+		grown = false
+		for _, l := range cons {
+			if !touches(l, sc.inComp) {
+				continue
+			}
+			for _, t := range l.args {
+				grown = mark(t) || grown
+			}
+		}
+	}
+	slices.Sort(varList)
+	return varList
+}
+
+// touches reports whether literal l has a variable in vars.
+func touches(l lit, vars []bool) bool {
+	for _, t := range l.args {
+		if t.IsVar() && vars[t.Var()] {
+			return true
+		}
+	}
+	return false
+}
+
+// componentQuery is the query over the component's variables: primitive
+// members are atoms, and so are compound ones the bottom-up pass
+// bounds; constraints over its variables are filters.
+func (g *grounder) componentQuery(ms []int, cons conj, sc *componentScratch) (*query, error) {
+	p := g.p
+	net := &p.Initial
 	q := &query{name: "the initial task network", vars: p.Vars, need: sc.inComp, skip: sc.skip}
 	for v := range p.Vars {
 		q.skip[v] = !sc.inComp[v]
@@ -395,21 +420,19 @@ func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScra
 		}
 	}
 	for _, l := range cons {
-		inComp := false
-		for _, t := range l.args {
-			if t.IsVar() && sc.inComp[t.Var()] {
-				inComp = true
-			}
-		}
-		if !inComp {
+		if !touches(l, sc.inComp) {
 			continue
 		}
 		if err := g.addConstraint(q, l); err != nil {
-			return gRef{}, err
+			return nil, err
 		}
 	}
-	// the members in an order consistent with the ordering, and the
-	// ordering among them
+	return q, nil
+}
+
+// componentOrdering sorts the members ms and returns the ordering among
+// them, by their positions in ms.
+func componentOrdering(net *hddl.Network, ms []int, sc *componentScratch) []Order {
 	slices.Sort(ms)
 	for i, m := range ms {
 		sc.pos[m] = int32(i)
@@ -424,6 +447,13 @@ func (g *grounder) component(ms []int, cons conj, tup []int32, sc *componentScra
 	for _, m := range ms {
 		sc.pos[m] = -1
 	}
+	return ordering
+}
+
+// choiceTask makes the choice task of a component: a method per answer
+// of q, binding varList, whose subtasks are the members ms so bound.
+func (g *grounder) choiceTask(q *query, ms, varList []int, ordering []Order, tup []int32, sc *componentScratch) (gRef, error) {
+	net := &g.p.Initial
 	choice := int32(len(g.gTasks))
 	g.gTasks = append(g.gTasks, gTask{schema: -1})
 	binding := sc.binding
