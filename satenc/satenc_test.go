@@ -157,7 +157,7 @@ func TestBitFlip(t *testing.T) {
 	if sol, err := enc.Decode(res.Model); err != nil || verify.Verify(context.Background(), p, planOf(task, sol)) != nil {
 		t.Fatalf("the model itself does not decode to a valid plan: %v", err)
 	}
-	flipped := 0
+	flipped, refused := 0, 0
 	for v := 1; v <= enc.NumVars; v++ {
 		if k := enc.VarKind(satenc.Var(v)); k != "task" && k != "action" && k != "method" {
 			continue
@@ -167,13 +167,22 @@ func TestBitFlip(t *testing.T) {
 		flipped++
 		sol, err := enc.Decode(m)
 		if err != nil {
+			if !errors.Is(err, satenc.ErrBadModel) {
+				t.Fatalf("flipping variable %d: %v, not a bad model", v, err)
+			}
+			refused++
 			continue
 		}
 		if verify.Verify(context.Background(), p, planOf(task, sol)) == nil {
 			t.Fatalf("flipping variable %d (%s) still gives a valid plan", v, enc.VarName(satenc.Var(v)))
 		}
 	}
-	t.Logf("%d flips, each refused", flipped)
+	// most flips break the tree itself (two tasks at a vertex, a task
+	// without its method, a missing subtask), which the decoder refuses
+	if refused*2 < flipped {
+		t.Errorf("the decoder refused %d of %d flips, want at least half", refused, flipped)
+	}
+	t.Logf("%d flips, each refused (%d by the decoder)", flipped, refused)
 }
 
 func TestReadModel(t *testing.T) {
