@@ -251,6 +251,25 @@ func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 	}
 	lz.objBits, lz.predBits = uint(bits.Len(uint(len(p.Objects)))), uint(bits.Len(uint(len(d.Predicates))))
 	norm := &normalizer{ctx: ctx, p: p, types: map[int][]int{}, budget: budget}
+	if err := lz.loadActions(norm); err != nil {
+		return nil, err
+	}
+	if err := lz.loadMethods(norm); err != nil {
+		return nil, err
+	}
+	lz.inheritThrough()
+	if err := lz.loadGoal(norm); err != nil {
+		return nil, err
+	}
+	lz.loadInit()
+	return lz, nil
+}
+
+// loadActions normalises the actions' preconditions (one conjunction
+// each: a disjunctive one is refused) and effects, and tells which
+// predicates are static, added and deleted.
+func (lz *Lazy) loadActions(norm *normalizer) error {
+	d := lz.d
 	for i := range lz.static {
 		lz.static[i] = true
 	}
@@ -259,7 +278,7 @@ func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		norm.scopeVars = a.Vars
 		effs, err := norm.effects(a.Effect, nil, nil)
 		if err != nil {
-			return nil, fmt.Errorf("action %s: %w", a.Name, err)
+			return fmt.Errorf("action %s: %w", a.Name, err)
 		}
 		for _, e := range effs {
 			lz.static[e.pred] = false
@@ -271,10 +290,10 @@ func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		}
 		dnf, err := norm.dnf(a.Precondition, false, nil)
 		if err != nil {
-			return nil, fmt.Errorf("action %s: %w", a.Name, err)
+			return fmt.Errorf("action %s: %w", a.Name, err)
 		}
 		if len(dnf) > 1 {
-			return nil, fmt.Errorf("%s: action %s: disjunctive preconditions of actions are %w", a.Pos, a.Name, ErrNotSupported)
+			return fmt.Errorf("%s: action %s: disjunctive preconditions of actions are %w", a.Pos, a.Name, ErrNotSupported)
 		}
 		var s *lazySchema
 		if len(dnf) == 1 {
@@ -290,13 +309,22 @@ func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 			lz.sortStatic(a)
 		}
 	}
+	return nil
+}
+
+// loadMethods normalises the methods' preconditions, a query per
+// disjunct, each with what the method inherits from its actions
+// (inherit); in partial order also the query of a method decomposed
+// where its subtasks may not begin at once (methodsAny).
+func (lz *Lazy) loadMethods(norm *normalizer) error {
+	d := lz.d
 	lz.methodsOf = make([][]int, len(d.Tasks))
 	for mi := range d.Methods {
 		m := &d.Methods[mi]
 		norm.scopeVars = m.Vars
 		dnf, err := norm.dnf(m.Precondition, false, nil)
 		if err != nil {
-			return nil, fmt.Errorf("method %s: %w", m.Name, err)
+			return fmt.Errorf("method %s: %w", m.Name, err)
 		}
 		var ss, any []*lazySchema
 		for _, c := range dnf {
@@ -317,22 +345,34 @@ func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 		}
 		lz.methodsOf[m.Task] = append(lz.methodsOf[m.Task], mi)
 	}
-	lz.inheritThrough()
-	if p.Goal != nil {
-		norm.scopeVars = p.GoalVars
-		dnf, err := norm.dnf(p.Goal, false, nil)
-		if err != nil {
-			return nil, fmt.Errorf("goal: %w", err)
-		}
-		lz.goal = []*lazySchema{}
-		for _, c := range dnf {
-			s := lz.schema("goal", p.GoalVars, c)
-			lz.sortStatic(s)
-			lz.goal = append(lz.goal, s)
-		}
+	return nil
+}
+
+// loadGoal normalises the goal, a query per disjunct (nil without one).
+func (lz *Lazy) loadGoal(norm *normalizer) error {
+	p := lz.Problem
+	if p.Goal == nil {
+		return nil
 	}
+	norm.scopeVars = p.GoalVars
+	dnf, err := norm.dnf(p.Goal, false, nil)
+	if err != nil {
+		return fmt.Errorf("goal: %w", err)
+	}
+	lz.goal = []*lazySchema{}
+	for _, c := range dnf {
+		s := lz.schema("goal", p.GoalVars, c)
+		lz.sortStatic(s)
+		lz.goal = append(lz.goal, s)
+	}
+	return nil
+}
+
+// loadInit interns the initial facts: the static ones hold for good
+// (staticOn), the others make the initial state.
+func (lz *Lazy) loadInit() {
 	args := make([]int32, 0, 8)
-	for _, a := range p.Init {
+	for _, a := range lz.Problem.Init {
 		args = args[:0]
 		for _, o := range a.Args {
 			args = append(args, int32(o))
@@ -344,7 +384,6 @@ func newLazy(ctx context.Context, p *hddl.Problem, opt Options) (*Lazy, error) {
 			lz.init = append(lz.init, f)
 		}
 	}
-	return lz, nil
 }
 
 func (lz *Lazy) schema(name string, vars []hddl.Param, c conj) *lazySchema {
