@@ -821,7 +821,7 @@ func (e *Encoding) openChanges(v *vertex, open Var, ch *changes) bool {
 		}
 		for _, f := range e.effects.of(tk) {
 			ch.add(f, open.Pos())
-			ch.deleters[f] = append(ch.deleters[f], open.Pos())
+			ch.del(f, open.Pos())
 		}
 	}
 	return true
