@@ -133,6 +133,10 @@ type bfs struct {
 	// deferH leaves the estimate of the nodes apply and decompose make
 	// unknown (hUnknown), for forward to evaluate only where it stops
 	deferH bool
+	// keyed is the scratch of a task's methods whose keys hold
+	// (keyed.go), keyedKeys that of their order
+	keyed     []int32
+	keyedKeys []int64
 }
 
 // hUnknown marks a node whose estimate is not evaluated yet (see forward).
@@ -578,7 +582,15 @@ func (b *bfs) successors(n *bnode) ([]*bnode, error) {
 	if v.grow != nil {
 		return b.served(n, &bmore{of: n, ent: best, alone: alone, limit: growBatch}, out)
 	}
-	return b.decompositions(n, best, alone, v.taskMeths[int(net.ents[best].id)-v.nA], out), nil
+	c := int(net.ents[best].id) - v.nA
+	ms := v.taskMeths[c]
+	if k := v.keyedOf(c); k != nil && !b.opt.CompletePO {
+		// in eager mode, only the methods whose keys hold (keyed.go)
+		b.keyed = k.candidates(n.state, b.keyed[:0])
+		b.keyedKeys = v.inOrder(b.keyed, c, 0, nil, b.keyedKeys)
+		ms = b.keyed
+	}
+	return b.decompositions(n, best, alone, ms, out), nil
 }
 
 // decompositions appends to out node n's successors that decompose its
@@ -588,7 +600,7 @@ func (b *bfs) decompositions(n *bnode, i int, alone bool, ms []int32, out []*bno
 	v := b.v
 	for _, m := range ms {
 		// in eager mode its check would fail at once (see dfs.search)
-		if sm := &v.meths[m]; !b.opt.CompletePO && !holdsIn(n.state, sm.Pre, sm.NegPre) {
+		if sm := &v.meths[m]; !b.opt.CompletePO && (!v.keyHolds(n.state, m) || !holdsIn(n.state, sm.Pre, sm.NegPre)) {
 			continue
 		}
 		if a := v.first[m]; alone && a >= 0 && !holdsIn(n.state, v.t.Actions[a].Pre, v.t.Actions[a].NegPre) {

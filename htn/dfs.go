@@ -164,8 +164,10 @@ type dfs struct {
 	keys   []int64
 	saved  []int32
 	// tOrders and tDist keep the target order (target.go) per task and
-	// the task whose targets order it, and the distances per such task
+	// the task whose targets order it (tRanks each method's place in it,
+	// by its place in the task's list), and the distances per such task
 	tOrders map[int64][]int32
+	tRanks  map[int64][]int32
 	tDist   map[int][]distFact
 	// gDist keeps, over a growing task, the distance of a method to
 	// the targets of a task (nearestFirst)
@@ -1550,11 +1552,16 @@ func (s *dfs) tryMethods(best int32) (bool, error) {
 		return s.tryServed(best)
 	}
 	c := int(s.nodes[best].id) - s.v.nA
-	ms, off, order := s.methodOrder(best, c)
+	ms, off, order, rank := s.methodOrder(best, c)
 	now, alone := s.eager(best)
 	save := -1 // phase saving (see valueOrder)
 	if order != nil && s.saved != nil {
 		save = c
+	}
+	var keyed []int32 // the candidates by key (keyed.go), handed back
+	if k := s.v.keyedOf(c); now && k != nil && order == nil {
+		keyed = s.keyedOrder(k, c, off, rank)
+		ms, off = keyed, 0
 	}
 	for i := range ms {
 		if ok, err := s.tryMethod(best, ms[(i+off)%len(ms)], now, alone, save); ok || err != nil {
@@ -1564,8 +1571,27 @@ func (s *dfs) tryMethods(best int32) (bool, error) {
 	if order != nil {
 		s.orders = append(s.orders, order[:0])
 	}
+	if keyed != nil {
+		s.orders = append(s.orders, keyed[:0])
+	}
 	s.failedAll(best)
 	return false, nil
+}
+
+// keyedOrder returns the methods of choice task c whose keys hold now
+// (k indexes them), in the order tryMethods would meet them in its list
+// (from off on, or by rank), in a slice to hand back to s.orders.
+func (s *dfs) keyedOrder(k *keyedMethods, c, off int, rank []int32) []int32 {
+	var cs []int32
+	if n := len(s.orders); n > 0 {
+		cs, s.orders = s.orders[n-1], s.orders[:n-1]
+	}
+	cs = k.candidates(s.state, cs)
+	s.keys = s.v.inOrder(cs, c, off, rank, s.keys)
+	if cs == nil {
+		cs = []int32{}
+	}
+	return cs
 }
 
 // eager tells how tryMethods filters the methods of task node best: now,
@@ -1588,7 +1614,7 @@ func (s *dfs) mayTry(best, m int32, now, alone bool) bool {
 	if s.methDead[m] || s.groups != nil && s.groups.taken(m) {
 		return false
 	}
-	if now && !s.holds(s.v.meths[m].Pre, s.v.meths[m].NegPre) {
+	if now && (!s.v.keyHolds(s.state, m) || !s.holds(s.v.meths[m].Pre, s.v.meths[m].NegPre)) {
 		return false
 	}
 	if a := s.v.first[m]; alone && a >= 0 && (s.actDead[a] || !s.holds(s.v.t.Actions[a].Pre, s.v.t.Actions[a].NegPre)) {
@@ -1625,8 +1651,9 @@ func (s *dfs) failedAll(best int32) {
 
 // methodOrder is the order to try the methods of task node best (choice
 // task c) in: from off on, round, through ms; order is the slice to hand
-// back to s.orders when done (nil when ms is the task's own list).
-func (s *dfs) methodOrder(best int32, c int) (ms []int32, off int, order []int32) {
+// back to s.orders when done (nil when ms is the task's own list or a
+// target order, whose ranks rank gives by place in the task's list).
+func (s *dfs) methodOrder(best int32, c int) (ms []int32, off int, order, rank []int32) {
 	ms = s.v.taskMeths[c]
 	if s.shuffle && len(ms) > 1 {
 		off = s.rng.IntN(len(ms))
@@ -1634,18 +1661,18 @@ func (s *dfs) methodOrder(best int32, c int) (ms []int32, off int, order []int32
 	switch {
 	case s.groups != nil && len(ms) > 1 && !s.opt.NoValueOrder:
 		order = s.valueOrder(c, ms, off)
-		return order, 0, order
+		return order, 0, order, nil
 	case s.v.goalMask != nil && len(ms) > 1 && s.v.goalTells[c] && !s.opt.NoValueOrder:
 		order = s.goalOrder(ms, off)
-		return order, 0, order
+		return order, 0, order, nil
 	case s.v.targets != nil && len(ms) > 1 && !s.opt.NoValueOrder:
 		// a fixed order per task (a restart's random start does not
 		// apply), kept by targetOrder, not handed back to s.orders
-		if to := s.targetOrder(best); to != nil {
-			return to, 0, nil
+		if to, rank := s.targetOrder(best); to != nil {
+			return to, 0, nil, rank
 		}
 	}
-	return ms, off, nil
+	return ms, off, nil, nil
 }
 
 // valueOrder returns the methods ms of choice task c (from the one at off

@@ -266,11 +266,19 @@ func (v *view) grown() {
 	}
 	for len(v.taskMeths) < len(t.Compounds) {
 		v.taskMeths = append(v.taskMeths, nil)
+		if v.keyed != nil {
+			v.keyed = append(v.keyed, nil)
+		}
 	}
 	for m := len(v.meths); m < len(t.Methods); m++ {
 		sm := &t.Methods[m]
 		c := int(sm.Task) - v.nA
 		v.taskMeths[c] = append(v.taskMeths[c], int32(m))
+		if v.keyed != nil {
+			v.keyed[c] = nil // served, not scanned (tryServed)
+			v.pos = append(v.pos, int32(len(v.taskMeths[c])-1))
+			v.key = append(v.key, 0)
+		}
 		first := int32(-1)
 		if len(sm.Subtasks) > 0 && int(sm.Subtasks[0]) < v.nA {
 			first = int32(sm.Subtasks[0])

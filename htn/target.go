@@ -212,18 +212,19 @@ func (s *dfs) targetOf(n int32) int {
 // targets first (ties in the domain's order), or nil when its targets
 // tell none of them apart or it has none. Orders and distances are kept
 // per task: they depend on the tasks alone.
-func (s *dfs) targetOrder(n int32) []int32 {
+func (s *dfs) targetOrder(n int32) (order, rank []int32) {
 	o := s.targetOf(n)
 	if o < 0 {
-		return nil
+		return nil, nil
 	}
 	c := int(s.nodes[n].id) - s.v.nA
 	key := int64(c)<<32 | int64(o)
 	if order, ok := s.tOrders[key]; ok {
-		return order
+		return order, s.tRanks[key]
 	}
 	if s.tOrders == nil {
 		s.tOrders = map[int64][]int32{}
+		s.tRanks = map[int64][]int32{}
 		s.tDist = map[int][]distFact{}
 	}
 	ds, ok := s.tDist[o]
@@ -237,13 +238,14 @@ func (s *dfs) targetOrder(n int32) []int32 {
 		keys[i] = int64(s.v.distance(m, ds, s.v.comp[o]))<<32 | int64(i)
 	}
 	slices.Sort(keys)
-	var order []int32
 	if keys[0]>>32 != keys[len(keys)-1]>>32 {
-		order = make([]int32, len(ms))
+		order, rank = make([]int32, len(ms)), make([]int32, len(ms))
 		for i, k := range keys {
 			order[i] = ms[k&0xffffffff]
+			rank[k&0xffffffff] = int32(i)
 		}
 	}
 	s.tOrders[key] = order
-	return order
+	s.tRanks[key] = rank
+	return order, rank
 }

@@ -52,6 +52,13 @@ type view struct {
 	// first[m] is the action a totally ordered method m begins with, or
 	// -1 (its first subtask is compound, or its order is partial)
 	first []int32
+	// key[m] is a precondition of method m few of its task's methods
+	// share, keyed[c] the methods of compound task c by their keys where
+	// it has many, and pos[m] the place of method m in its task's list
+	// (keyed.go)
+	key   []int32
+	keyed []*keyedMethods
+	pos   []int32
 	// settled[c] (per compound task, TaskID-nA): the preconditions of
 	// its methods and of their primitive subtasks can only go from true
 	// to false (positive ones on facts no action adds, negative ones on
@@ -150,6 +157,7 @@ func newView(ctx context.Context, t *ground.Task) (*view, error) {
 	v.recursion()
 	v.total = t.TotallyOrdered()
 	v.firstActions()
+	v.keyPreconditions()
 	v.settle()
 	return v, nil
 }
