@@ -113,10 +113,10 @@ func (v *view) keyIndex(ms []int32) *keyedMethods {
 			k.rest = append(k.rest, m)
 		}
 	}
-	slices.SortStableFunc(byKey, func(a, b int32) int { return int(v.key[a] - v.key[b]) })
 	if len(k.rest) > len(ms)/2 {
 		return nil // most would be looked at anyway
 	}
+	slices.SortStableFunc(byKey, func(a, b int32) int { return int(v.key[a] - v.key[b]) })
 	k.meths = byKey
 	last, nKeys := int32(-1), int32(0)
 	for i, m := range byKey {
