@@ -32,6 +32,13 @@ type Config struct {
 	// OneDepth asks a solver that can be stopped and resumed one depth at
 	// a time, each to the end, instead of sharing its time among several.
 	OneDepth bool
+	// Turn marks a run that has the core for a turn and hands it back
+	// when it ends (auto on one core): it ends, out of time, as soon as
+	// the next depth would be opened but its encoding, as the last ones
+	// grew, would not be done before the deadline, instead of spending
+	// the rest of the turn on a formula it cannot search (see
+	// schedule.overruns).
+	Turn bool
 	// Trace, when not nil, gets a line for each depth encoded and each
 	// search asked (depth, outcome, time): what the schedule did.
 	Trace io.Writer
@@ -287,6 +294,9 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 		sc.solo = sc.start.Add(time.Duration(horizonSolo * float64(end.Sub(sc.start))))
 	}
 	sc.gauge = plan.MemoryGaugeOf(ctx)
+	if end, ok := ctx.Deadline(); ok && cfg.Turn {
+		sc.deadline = end
+	}
 	finals := map[int]Lit{}
 	for {
 		// open horizons, growing the formula to each
@@ -309,6 +319,10 @@ func solveHorizons(ctx context.Context, enc *Encoding, s Incremental, ls limited
 			cfg.trace(st, "depth %d: opened, encoded in %s, %d vars, %d clauses", d, secs(took), enc.NumVars, enc.Clauses)
 		}
 		d, slice, ok := sc.pick()
+		if !ok && sc.next <= sc.to && sc.overruns() {
+			cfg.trace(st, "depth %d: not opened, its encoding would take about %s, past the turn's end", sc.next, secs(sc.predicted()))
+			return nil, errOverrun
+		}
 		if !ok {
 			return nil, nil
 		}
@@ -371,6 +385,39 @@ type schedule struct {
 	// solo: until then one horizon is open at a time (the first share of
 	// a run with a deadline, see horizonSolo)
 	solo time.Time
+	// deadline, in a turn (Config.Turn), is its end; prevEncoded the
+	// encoding time of the horizon opened before the last
+	deadline    time.Time
+	prevEncoded time.Duration
+}
+
+// errOverrun ends a turn whose next depth would be encoded past its end.
+var errOverrun = fmt.Errorf("%w: the next depth's encoding would not be done before the turn's end", context.DeadlineExceeded)
+
+// overrunFloor is the least encoding time schedule.overruns predicts
+// from: shorter ones say little about the next.
+const overrunFloor = 100 * time.Millisecond
+
+// predicted is how long the next horizon's layers would take to encode:
+// the last opening's time, times its growth over the one before (at
+// least 1). Formulas grow by about the same factor from depth to depth
+// (Freecell-Learned 06-3: 1.9 s, then 6.7 s, and about 27 s for the
+// next).
+func (s *schedule) predicted() time.Duration {
+	growth := 1.0
+	if s.prevEncoded > 0 {
+		growth = max(1, float64(s.encoded)/float64(s.prevEncoded))
+	}
+	return time.Duration(growth * float64(s.encoded))
+}
+
+// overruns reports, in a turn, that the next horizon's encoding would
+// not be done before the turn's end.
+func (s *schedule) overruns() bool {
+	if s.deadline.IsZero() || s.encoded < overrunFloor {
+		return false
+	}
+	return time.Until(s.deadline) < s.predicted()
 }
 
 type horizon struct {
@@ -408,7 +455,9 @@ func newSchedule(from, to int) *schedule {
 // search. Under a memory limit, no horizon is opened while one is open
 // and the memory in use, with twice what the last opening took, would
 // pass horizonMemory of the limit: the open horizons go on being
-// searched instead of the run being stopped at the limit.
+// searched instead of the run being stopped at the limit. In a turn
+// (Config.Turn), no horizon is opened whose encoding would not be done
+// before the turn's end (overruns).
 func (s *schedule) opening() (int, bool) {
 	if len(s.open) >= horizonWidth || s.next > s.to {
 		return 0, false
@@ -430,6 +479,9 @@ func (s *schedule) opening() (int, bool) {
 			return 0, false
 		}
 	}
+	if s.overruns() {
+		return 0, false
+	}
 	return s.next, true
 }
 
@@ -438,6 +490,7 @@ func (s *schedule) opening() (int, bool) {
 func (s *schedule) add(d int, encoded time.Duration, grew int64) {
 	s.open = append(s.open, horizon{depth: d})
 	s.next = d + max(1, d/8)
+	s.prevEncoded = s.encoded
 	s.encoded, s.searched, s.grew = encoded, 0, grew
 }
 

@@ -164,3 +164,47 @@ func TestScheduleMemory(t *testing.T) {
 		t.Fatalf("opening = %d, %v with no horizon open; want 4 whatever the memory", d, ok)
 	}
 }
+
+// TestScheduleOverrun: in a turn, a horizon whose encoding, grown as the
+// last two grew, would end past the turn is not opened; outside a turn,
+// or while the encodings are too short to say, it is.
+func TestScheduleOverrun(t *testing.T) {
+	sc := newSchedule(2, 40)
+	sc.deadline = time.Now().Add(10 * time.Second)
+	d, ok := sc.opening()
+	if !ok || d != 2 {
+		t.Fatalf("first opening: %d, %v", d, ok)
+	}
+	sc.add(d, time.Second, 0)
+	sc.done(d, time.Millisecond, true)
+	// 1 s, no growth known: 1 s predicted, 10 s left
+	if d, ok = sc.opening(); !ok || d != 3 {
+		t.Fatalf("second opening: %d, %v", d, ok)
+	}
+	sc.add(d, 4*time.Second, 0)
+	sc.done(d, time.Millisecond, true)
+	// grown 4 times: 16 s predicted, under 10 s left
+	if p := sc.predicted(); p != 16*time.Second {
+		t.Errorf("predicted %s, want 16s", p)
+	}
+	if !sc.overruns() {
+		t.Error("a 16 s encoding in a 10 s turn does not overrun")
+	}
+	if d, ok = sc.opening(); ok {
+		t.Errorf("depth %d opened past the turn's end", d)
+	}
+	if _, _, ok := sc.pick(); ok {
+		t.Error("a horizon to pick with none open")
+	}
+	sc.deadline = time.Time{}
+	if d, ok = sc.opening(); !ok || d != 4 {
+		t.Errorf("outside a turn: %d, %v", d, ok)
+	}
+	short := newSchedule(2, 40)
+	short.deadline = time.Now().Add(time.Millisecond)
+	short.add(2, overrunFloor/2, 0)
+	short.done(2, time.Millisecond, true)
+	if short.overruns() {
+		t.Error("an encoding under the floor predicts an overrun")
+	}
+}

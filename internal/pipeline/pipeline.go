@@ -228,12 +228,16 @@ func (r *Result) inTurn(ctx context.Context, p *hddl.Problem, folding *ground.Fo
 		turn, satRuns, satCut = nil, true, d > 0
 		running++
 		sctx, scancel := ctx, context.CancelFunc(func() {})
+		scfg := cfg
 		if d > 0 {
+			// a turn: it hands the core back as soon as its next depth
+			// could not be encoded before the turn ends
 			sctx, scancel = context.WithTimeout(ctx, d)
+			scfg.SAT.Turn = true
 		}
 		go func() {
 			defer scancel()
-			answers <- r.solve(sctx, p, folding, cfg, SAT)
+			answers <- r.solve(sctx, p, folding, scfg, SAT)
 		}()
 	}
 	if d, ok := ctx.Deadline(); ok {
