@@ -1,6 +1,8 @@
 package satenc
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -206,5 +208,10 @@ func TestScheduleOverrun(t *testing.T) {
 	short.done(2, time.Millisecond, true)
 	if short.overruns() {
 		t.Error("an encoding under the floor predicts an overrun")
+	}
+	// the turn's early end is its end of time: auto hands the core back
+	// to progression as after a cut turn
+	if !errors.Is(errOverrun, context.DeadlineExceeded) {
+		t.Error("errOverrun is not a context.DeadlineExceeded")
 	}
 }
