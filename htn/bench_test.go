@@ -75,7 +75,7 @@ func BenchmarkSolveGrow(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_, st, err := htn.SolveGrow(context.Background(), g, htn.Options{})
+		_, st, err := htn.SolveGrow(context.Background(), g, htn.Options{NoClose: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -34,9 +34,43 @@ func SolveGrow(ctx context.Context, g *ground.Grow, opt Options) (*ground.Soluti
 }
 
 // solveGrow is SolveGrow, or with bb OptimizeGrow's branch and bound
-// (depth-first search only).
+// (depth-first search only). Without bb, a search that has not ended by
+// closeProbe is stopped, and the task closed (ground.Grow.Close) and
+// searched as a full grounding where it can be, else searched again as
+// it grows.
 func solveGrow(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound) (*ground.Solution, *Stats, error) {
 	start := time.Now()
+	// (a lifted goal is checked by the searches over a growing task
+	// only: Solve would not see it)
+	if bb != nil || opt.NoClose || g.LiftedGoal() {
+		return searchGrowing(ctx, g, opt, bb, start)
+	}
+	pctx, cancel := context.WithDeadline(ctx, start.Add(closeProbe(ctx, start)))
+	sol, probe, err := searchGrowing(pctx, g, opt, nil, start)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+		return sol, probe, err
+	}
+	closed, err := g.Close(ctx, closeLimit, closeDeadline(ctx, time.Now()))
+	var st *Stats
+	switch {
+	case err != nil:
+		return nil, probe, err
+	case closed:
+		// the task no longer grows: the search of a full grounding,
+		// compacted as one is, with every analysis of the whole task
+		sol, st, err = SolveClosed(ctx, g, opt)
+	default:
+		sol, st, err = searchGrowing(ctx, g, opt, nil, start)
+	}
+	st.Nodes += probe.Nodes
+	st.Duration = time.Since(start)
+	return sol, st, err
+}
+
+// searchGrowing is the search over a growing task, or with bb
+// OptimizeGrow's branch and bound.
+func searchGrowing(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound, start time.Time) (*ground.Solution, *Stats, error) {
 	stats := &Stats{}
 	defer func() { stats.Duration = time.Since(start) }()
 	opt.NoDeadEnds, opt.NoGroups, opt.NoLookahead, opt.RecursionBound = true, true, true, false
@@ -60,6 +94,59 @@ func solveGrow(ctx context.Context, g *ground.Grow, opt Options, bb *branchBound
 		stats.Search += ", branch and bound"
 	}
 	return sol, stats, err
+}
+
+// SolveClosed searches a growing task that ground.Grow.Close closed as
+// Solve searches a full grounding, its tasks with a single method
+// inlined first (ground.Compact); the solution is over g.Task.
+func SolveClosed(ctx context.Context, g *ground.Grow, opt Options) (*ground.Solution, *Stats, error) {
+	f, err := ground.Compact(ctx, g.Task)
+	if err != nil {
+		return nil, &Stats{}, err
+	}
+	sol, st, err := Solve(ctx, f.Task, opt)
+	st.Search += ", grounding on demand, closed"
+	if err != nil {
+		return nil, st, err
+	}
+	return f.Unfold(sol), st, nil
+}
+
+// closeLimit bounds the actions and methods ground.Grow.Close makes
+// before a search over a growing task gives up closing it.
+const closeLimit = 1 << 20
+
+// closeShare is the part of the time left that closing a growing task
+// may take, and closeWait the longest (closeDeadline); the search over
+// the task as it grows comes first, for a probeShare-th of the time, and
+// probeWait at most (closeProbe), as closing and the analyses of the
+// whole task cost more than many a plan found at once.
+const (
+	closeShare = 4
+	closeWait  = 30 * time.Second
+	probeShare = 10
+	probeWait  = 3 * time.Second
+)
+
+// closeProbe is how long the search over a growing task runs before it
+// is closed.
+func closeProbe(ctx context.Context, start time.Time) time.Duration {
+	wait := probeWait
+	if d, ok := ctx.Deadline(); ok {
+		wait = min(wait, d.Sub(start)/probeShare)
+	}
+	return wait
+}
+
+// closeDeadline is when ground.Grow.Close gives up: after a closeShare-th
+// of the time ctx leaves from start, or closeWait if that is sooner or
+// ctx has no deadline.
+func closeDeadline(ctx context.Context, start time.Time) time.Time {
+	wait := closeWait
+	if d, ok := ctx.Deadline(); ok {
+		wait = min(wait, d.Sub(start)/closeShare)
+	}
+	return start.Add(wait)
 }
 
 // growDFS is the depth-first search over a growing task, started over

@@ -17,14 +17,17 @@ import (
 	"github.com/htnsat/htnsat/plan"
 )
 
-// solveGrow grounds p on demand into a growing task, searches, and
-// verifies the plan (written and read back) when there is one.
+// solveGrow grounds p on demand into a growing task, searches it as it
+// grows (the problems here are small enough to close first: the search
+// of a closed task is TestSolveGrowClose's), and verifies the plan
+// (written and read back) when there is one.
 func solveGrow(t testing.TB, ctx context.Context, p *hddl.Problem, gopt ground.Options, opt htn.Options) (*plan.Plan, *htn.Stats, error) {
 	t.Helper()
 	g, err := ground.NewGrow(ctx, p, gopt)
 	if err != nil {
 		t.Fatalf("NewGrow: %v", err)
 	}
+	opt.NoClose = true
 	sol, st, err := htn.SolveGrow(ctx, g, opt)
 	if gopt.GrowRoom == 1 && g.NumActions() > 1 && g.Relaid == 0 {
 		t.Errorf("%d actions made in a room of 1, and the IDs never moved", g.NumActions())
@@ -107,7 +110,7 @@ func TestGrowWatchClosed(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, _, gerr := htn.Solve(context.Background(), testutil.Compact(t, testutil.Ground(t, p)).Task, htn.Options{})
-			if _, _, err := htn.SolveGrow(context.Background(), g, htn.Options{}); err != nil && (gerr == nil || !errors.Is(err, htn.ErrNoPlan)) {
+			if _, _, err := htn.SolveGrow(context.Background(), g, htn.Options{NoClose: true}); err != nil && (gerr == nil || !errors.Is(err, htn.ErrNoPlan)) {
 				t.Fatalf("%v (the ground search: %v)", err, gerr)
 			}
 			task := g.Task
@@ -163,7 +166,7 @@ func TestGrowMayAddClosed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := htn.SolveGrow(context.Background(), g, htn.Options{Search: htn.DFS, NoProtect: true}); err != nil && !errors.Is(err, htn.ErrNoPlan) {
+			if _, _, err := htn.SolveGrow(context.Background(), g, htn.Options{Search: htn.DFS, NoProtect: true, NoClose: true}); err != nil && !errors.Is(err, htn.ErrNoPlan) {
 				t.Fatal(err)
 			}
 			task := g.Task
@@ -243,7 +246,7 @@ func TestSolveGrowBindsLate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol, _, err := htn.SolveGrow(context.Background(), g, htn.Options{})
+	sol, _, err := htn.SolveGrow(context.Background(), g, htn.Options{NoClose: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,5 +522,80 @@ func TestOptimizeGrow(t *testing.T) {
 	}
 	if !proved["costs"] || 2*n < len(probs) {
 		t.Errorf("optima proven on %d of %d problems (the travel domain's: %v)", n, len(probs), proved["costs"])
+	}
+}
+
+// A growing task small enough to serve whole is closed
+// (ground.Grow.Close), with no room left for actions, and searched as a
+// full grounding, with every analysis of the whole task (SolveGrow does
+// so when its search has not ended after a tenth of its time): on every
+// problem of TestSolveGrowAgrees but the Sudoku it agrees with the search
+// over the full grounding, plan for plan verified and proof for proof. A deadline
+// passed leaves the task open, and so does a limit of one action or
+// method where the first task served has two methods and another task
+// waits.
+func TestSolveGrowClose(t *testing.T) {
+	probs, names := orderedProblems(t)
+	po, poNames := partialProblems(t)
+	probs, names = append(probs, po...), append(names, poNames...)
+	for i, p := range probs {
+		if names[i] == "sudoku" {
+			// its initial network binds 50 variables late, a synthetic
+			// task for each binding of those before: closing it
+			// enumerates them all, and stops at its limit
+			continue
+		}
+		t.Run(names[i], func(t *testing.T) {
+			ctx := context.Background()
+			_, _, gerr := htn.Solve(ctx, testutil.Compact(t, testutil.Ground(t, p)).Task, htn.Options{})
+			var g *ground.Grow
+			searches := []htn.Search{htn.Auto}
+			if p.IsTotalOrder() {
+				// alone, in partial order, they may not end (testdata's
+				// transport)
+				searches = append(searches, htn.DFS, htn.GBFS)
+			}
+			for _, search := range searches {
+				var err error
+				if g, err = ground.NewGrow(ctx, p, ground.Options{GrowRoom: 1}); err != nil {
+					t.Fatal(err)
+				}
+				if closed, err := g.Close(ctx, 1<<20, time.Time{}); !closed || err != nil {
+					t.Fatalf("not closed: %v, %v", closed, err)
+				}
+				if len(g.Task.Actions) != max(g.NumActions(), 1) {
+					t.Errorf("%s: %d actions made, room for %d", search, g.NumActions(), len(g.Task.Actions))
+				}
+				sol, st, err := htn.SolveClosed(ctx, g, htn.Options{Search: search})
+				if !strings.Contains(st.Search, "closed") {
+					t.Errorf("%s: searched as %s", search, st.Search)
+				}
+				switch {
+				case gerr == nil && err != nil:
+					t.Fatalf("%s: the ground search finds a plan, the closed one: %v", search, err)
+				case errors.Is(gerr, htn.ErrNoPlan) && !errors.Is(err, htn.ErrNoPlan):
+					t.Fatalf("%s: the ground search proves there is no plan, the closed one: %v", search, err)
+				case err == nil:
+					verifyWritten(t, p, sol.ToPlan(g.Task))
+				}
+			}
+			open := func() *ground.Grow {
+				o, err := ground.NewGrow(ctx, p, ground.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return o
+			}
+			if o := open(); len(o.Task.Compounds) > 0 {
+				if closed, err := o.Close(ctx, 1<<20, time.Now().Add(-time.Second)); closed || err != nil {
+					t.Errorf("closed past its deadline: %v, %v", closed, err)
+				}
+			}
+			if first := g.Task.Compound(g.Task.CompoundID(0)); len(g.Task.Compounds) > 1 && len(first.Methods) > 1 {
+				if closed, err := open().Close(ctx, 1, time.Time{}); closed || err != nil {
+					t.Errorf("closed within a limit of 1: %v, %v", closed, err)
+				}
+			}
+		})
 	}
 }

@@ -108,6 +108,10 @@ type Options struct {
 	// true, or one no action adds is false), which backtracks as soon as a
 	// task of the network is left without a live method.
 	NoDeadEnds bool
+	// NoClose: over a task grounded on demand, do not first try to serve
+	// every task in any state (ground.Grow.Close) and search the closed
+	// task as a full grounding
+	NoClose bool
 	// NoReach turns off, in the depth-first search, the tracking of the
 	// facts the network's tasks can still add (a fact false now that no
 	// action reachable from the network adds kills what needs it, and a

@@ -34,7 +34,8 @@ func newDemand(ctx context.Context, p *hddl.Problem, cfg Config, member bool) (*
 // quickMember is the configuration of Auto's quick member, which must
 // plan at once or leave the time to the grounder: depth-first search
 // alone, in the domain's order of methods and its reverse in turn,
-// without the growing task's reachability pass and without the value
+// without the growing task's reachability pass, without closing the task
+// first (htn.Options.NoClose: the grounder's work) and without the value
 // order (each costs, at the start or at every node, what a plan that
 // comes at once does not need: with the pass, Hiking p29 went past the
 // share Auto gives the member on one core, OneCoreLazyShare). Measured
@@ -42,6 +43,7 @@ func newDemand(ctx context.Context, p *hddl.Problem, cfg Config, member bool) (*
 // docs/how-it-works.md.
 func quickMember(cfg Config) Config {
 	cfg.Ground.NoReach = true
+	cfg.HTN.NoClose = true
 	cfg.HTN.Search = htn.DFS
 	cfg.HTN.NoValueOrder = true
 	return cfg

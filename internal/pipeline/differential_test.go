@@ -65,6 +65,8 @@ func TestDifferential(t *testing.T) {
 		{"auto", pipeline.Config{Engine: pipeline.Auto, Cores: 2}, false},
 		{"auto-one-core", pipeline.Config{Engine: pipeline.Auto, Cores: 1}, false},
 		{"lazy", pipeline.Config{Engine: pipeline.Lazy}, true},
+		// the search over the task as it grows, not closed first
+		{"lazy-growing", pipeline.Config{Engine: pipeline.Lazy, HTN: htn.Options{NoClose: true}}, true},
 		{"optimal", pipeline.Config{Engine: pipeline.Progression, Optimal: true}, false},
 		{"optimal-sat", pipeline.Config{Engine: pipeline.SAT, Optimal: true}, false},
 		{"optimize", pipeline.Config{Engine: pipeline.Progression, Optimize: true}, false},
