@@ -296,25 +296,25 @@ func (g *Grow) Serve(id TaskID, state []uint64, anyState, reverse bool, skip, li
 }
 
 // Close grows a task anew from g's initial network, over a grounding of
-// its own (the reachable facts g's), serving every compound task in any state, those
-// that serving makes in turn, and so on, until every compound task has
-// been served: the task is closed, it holds every method instance that
-// may apply anywhere below the initial network, as a full grounding does,
-// and g becomes it (IDs held from before are stale: Relaid), with no
-// room left for actions (a search of the whole task would count the
-// placeholders: a portfolio's choices and the relaxed composition
-// estimate's bound do). It gives up, leaving g as it was, once the task
-// holds more than limit actions and methods, or past deadline (zero:
-// none), or when ctx ends (its error). It reports whether g is closed.
-// (Grown in g itself, or over g's grounding, a task given up on kept
-// what it had made, the facts among it, which the joins in a state go
-// through: IPC Blocksworld-HPDDL pfile_700's search went from 210,295
+// its own (the reachable facts g's), serving every compound task in any
+// state, those that serving makes in turn, and so on, until every
+// compound task has been served: the task is closed, it holds every
+// method instance that may apply anywhere below the initial network, as
+// a full grounding does, and g becomes it (IDs held from before are
+// stale: Relaid), with no room left for actions (a search of the whole
+// task would count the placeholders: a portfolio's choices and the
+// relaxed composition estimate's bound do). It gives up, leaving g as it
+// was, once the task holds more than limit actions and methods, or one
+// compound task more than a closeTaskShare-th of them, or past deadline
+// (zero: none), or when ctx ends (its error). It reports whether g is
+// closed. (Grown in g itself, or over g's grounding, a task given up on
+// kept what it had made, the facts among it, which the joins in a state
+// go through: IPC Blocksworld-HPDDL pfile_700's search went from 210,295
 // nodes in 3.4 s to 17,333 in 6 s after a closing given up at 524,288
 // methods, and to 25,167 over g's grounding.) The task's grounding looks
-// at ctx from then on.
-// Instances are asked a batch at a time, each batch as large as all
-// before, so that the size, the deadline and ctx are looked at while a
-// task with many instances is served.
+// at ctx from then on. Instances are asked a batch at a time, each batch
+// as large as all before, so that the size, the deadline and ctx are
+// looked at while a task with many instances is served.
 func (g *Grow) Close(ctx context.Context, limit int, deadline time.Time) (bool, error) {
 	cctx := ctx
 	if !deadline.IsZero() {
@@ -344,7 +344,7 @@ func (g *Grow) close(ctx context.Context, limit int) (bool, error) {
 	t := g.Task
 	skip := 0
 	for g.closed < len(t.Compounds) {
-		if g.nAct+len(t.Methods) > limit {
+		if g.nAct+len(t.Methods) > limit || skip > limit/closeTaskShare {
 			return false, nil
 		}
 		if err := ctx.Err(); err != nil {
@@ -365,8 +365,12 @@ func (g *Grow) close(ctx context.Context, limit int) (bool, error) {
 	return true, nil
 }
 
-// closeBatch is the number of a task's instances Close asks for first.
-const closeBatch = 32
+// closeBatch is the number of a task's instances Close asks for first;
+// past a closeTaskShare-th of its limit in one task, Close gives up.
+const (
+	closeBatch     = 32
+	closeTaskShare = 16
+)
 
 // taskID returns the TaskID of lazy task lid, making the ground action
 // or compound task when it is met first. An action needs room

@@ -93,7 +93,7 @@ func (e *engineFlags) register(to *pflag.FlagSet) {
 	f.BoolVar(&e.noAhead, "no-lookahead", false, "depth-first search of a totally ordered network: decompose only the task whose turn it is, not a more constrained one further on")
 	f.BoolVar(&e.noFocus, "no-focus", false, "partial order: do not decompose the latest decomposition's tasks before older ones")
 	f.BoolVar(&e.noDeadEnds, "no-dead-ends", false, "do not track methods that can never apply again")
-	f.BoolVar(&e.noClose, "no-close", false, "grounding on demand: do not first try to ground everything below the initial network (within a quarter of the time, 30 s at most, and a million actions and methods) and search that as a full grounding, compacted, with every analysis of the whole task")
+	f.BoolVar(&e.noClose, "no-close", false, "grounding on demand: do not first try to ground everything below the initial network (within a quarter of the time, 30 s at most, a million actions and methods and 65,536 instances of one task) and search that as a full grounding, compacted, with every analysis of the whole task")
 	f.BoolVar(&e.recBound, "recursion-bound", false, "depth-first search of a recursive network: bound how deep a task recurs, from 1, doubling when the search is exhausted")
 	f.StringToIntVar(&e.weights, "portfolio", nil, "--search auto: weights of the portfolio's members by name (dfs, dfs-rec, gbfs, gbfs-rc, astar; in partial order also dfs-serial, dfs-serial-rec, gbfs-serial), e.g. dfs=2,dfs-rec=1; 0 leaves a member out")
 	f.BoolVar(&e.noRestarts, "no-restarts", false, "depth-first search: never start over")
