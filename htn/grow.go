@@ -29,6 +29,11 @@ import (
 // When the actions made outgrow the room the task holds for them, the
 // compound tasks' IDs move, and the search starts over on the grown task
 // with what it has grounded so far.
+//
+// Unless Options.NoClose (or the goal is lifted), a search that has not
+// ended after a tenth of the time (closeProbe) stops, and g is closed if
+// it can be (ground.Grow.Close) and searched by SolveClosed with every
+// analysis of the whole task; else the search over g goes on afresh.
 func SolveGrow(ctx context.Context, g *ground.Grow, opt Options) (*ground.Solution, *Stats, error) {
 	return solveGrow(ctx, g, opt, nil)
 }
@@ -131,22 +136,21 @@ const (
 // closeProbe is how long the search over a growing task runs before it
 // is closed.
 func closeProbe(ctx context.Context, start time.Time) time.Duration {
-	wait := probeWait
-	if d, ok := ctx.Deadline(); ok {
-		wait = min(wait, d.Sub(start)/probeShare)
-	}
-	return wait
+	return timeShare(ctx, start, probeShare, probeWait)
 }
 
-// closeDeadline is when ground.Grow.Close gives up: after a closeShare-th
-// of the time ctx leaves from start, or closeWait if that is sooner or
-// ctx has no deadline.
+// closeDeadline is when ground.Grow.Close, begun at start, gives up.
 func closeDeadline(ctx context.Context, start time.Time) time.Time {
-	wait := closeWait
+	return start.Add(timeShare(ctx, start, closeShare, closeWait))
+}
+
+// timeShare is a div-th of the time ctx leaves from start, or most if
+// that is sooner or ctx has no deadline.
+func timeShare(ctx context.Context, start time.Time, div int, most time.Duration) time.Duration {
 	if d, ok := ctx.Deadline(); ok {
-		wait = min(wait, d.Sub(start)/closeShare)
+		return min(most, d.Sub(start)/time.Duration(div))
 	}
-	return start.Add(wait)
+	return most
 }
 
 // growDFS is the depth-first search over a growing task, started over
